@@ -1,0 +1,75 @@
+//! Argument types and parsers shared by several commands.
+
+use clap::Args;
+use nqueens::{Options, Symmetry};
+
+/// The largest board size.
+pub const MAX_N: usize = nqueens::constraints::MAX_N;
+
+/// Parses a board size N in `0..=32`.
+pub fn board_size(s: &str) -> Result<usize, String> {
+    parse_in_range(s, 0, MAX_N, "N")
+}
+
+/// Parses a thread count in `1..=4096`.
+pub fn thread_count(s: &str) -> Result<usize, String> {
+    parse_in_range(s, 1, nqueens::count::MAX_THREADS, "the thread count")
+}
+
+/// Parses a split depth (its upper bound, N, is checked once N is known).
+pub fn split_depth(s: &str) -> Result<usize, String> {
+    parse_in_range(s, 0, MAX_N, "the split depth")
+}
+
+/// Parses a symmetry mode name.
+pub fn symmetry(s: &str) -> Result<Symmetry, String> {
+    s.parse::<Symmetry>().map_err(|e| e.to_string())
+}
+
+/// Parses an integer in `lo..=hi`, naming the range when it is not one.
+pub fn parse_in_range(s: &str, lo: usize, hi: usize, what: &str) -> Result<usize, String> {
+    match s.trim().parse::<i128>() {
+        Ok(v) if (lo as i128..=hi as i128).contains(&v) => Ok(v as usize),
+        _ => Err(format!("{what} must be an integer from {lo} to {hi}")),
+    }
+}
+
+/// How a count runs: threads, symmetry and task split.
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// Worker threads [default: every logical CPU].
+    #[arg(long, value_name = "T", value_parser = thread_count)]
+    pub threads: Option<usize>,
+    /// Symmetry reduction: none (whole tree) or mirror (first-row halving).
+    #[arg(long, value_name = "MODE", default_value = "mirror", value_parser = symmetry)]
+    pub symmetry: Symmetry,
+    /// Rows fixed to form tasks, from 1 to N [default: enough for thousands of tasks].
+    #[arg(long, value_name = "D", value_parser = split_depth)]
+    pub split_depth: Option<usize>,
+}
+
+impl RunArgs {
+    /// The library options these arguments describe.
+    pub fn options(&self) -> Options {
+        Options {
+            threads: self.threads,
+            symmetry: self.symmetry,
+            split_depth: self.split_depth,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges() {
+        assert_eq!(board_size("0"), Ok(0));
+        assert_eq!(board_size("32"), Ok(32));
+        assert!(board_size("33").unwrap_err().contains("from 0 to 32"));
+        assert!(board_size("-1").is_err());
+        assert!(board_size("abc").is_err());
+        assert!(thread_count("0").is_err());
+    }
+}

@@ -1,0 +1,147 @@
+//! The command line: argument parsing, dispatch, and exit statuses.
+//!
+//! Exit statuses: 0 success; 1 a failure while running, or a check that found a
+//! mismatch (`verify`); 2 bad input, reported as one line on stderr with nothing on
+//! stdout.
+
+mod args;
+mod bench;
+mod count;
+mod verify;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exact N-Queens solution counts, fast.
+#[derive(Debug, Parser)]
+#[command(name = "nqueens", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the solutions for an N x N board.
+    Count(count::CountArgs),
+    /// Count n = 0..=MAX and compare with the published totals (OEIS A000170).
+    Verify(verify::VerifyArgs),
+    /// Time a ladder of counts and save the table under results/.
+    Bench(bench::BenchArgs),
+}
+
+/// A command's failure: the message for stderr and the exit status.
+#[derive(Debug)]
+pub struct Failure {
+    message: String,
+    status: u8,
+}
+
+impl Failure {
+    /// Bad input: exit status 2.
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            status: 2,
+        }
+    }
+
+    /// A failure while running: exit status 1.
+    pub fn runtime(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            status: 1,
+        }
+    }
+}
+
+impl From<nqueens::Error> for Failure {
+    fn from(e: nqueens::Error) -> Self {
+        if e.is_usage() {
+            Failure::usage(e.to_string())
+        } else {
+            Failure::runtime(e.to_string())
+        }
+    }
+}
+
+/// What a command returns: its exit status, or a failure to report.
+pub type Outcome = Result<ExitCode, Failure>;
+
+/// Parses the command line, runs the command and turns the outcome into an exit status.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return report_parse_error(&e),
+    };
+    let outcome = match cli.command {
+        Command::Count(a) => count::run(&a),
+        Command::Verify(a) => verify::run(&a),
+        Command::Bench(a) => bench::run(&a),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(failure) => {
+            eprintln!("error: {}", failure.message);
+            ExitCode::from(failure.status)
+        }
+    }
+}
+
+/// Help and version go to stdout with status 0; every other parse error becomes one
+/// line on stderr with status 2.
+fn report_parse_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            ExitCode::from(2)
+        }
+        _ => {
+            eprintln!("{}", one_line(e));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The clap message folded onto one line, without the usage and help hints, and with
+/// the accepted range of N when N is what is missing.
+fn one_line(e: &clap::Error) -> String {
+    let rendered = e.render().to_string();
+    let mut parts: Vec<&str> = Vec::new();
+    for line in rendered.lines().map(str::trim) {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        if !line.is_empty() {
+            parts.push(line);
+        }
+    }
+    let mut message = parts.join(" ");
+    if e.kind() == clap::error::ErrorKind::MissingRequiredArgument && message.contains("<N>") {
+        message.push_str(&format!(
+            " (N is the board size, an integer from 0 to {})",
+            args::MAX_N
+        ));
+    }
+    if !message.starts_with("error:") {
+        message.insert_str(0, "error: ");
+    }
+    message
+}
+
+/// Writes `text` to stdout; a closed pipe is not an error.
+pub fn print_stdout(text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::runtime(format!("cannot write to stdout: {e}"))),
+    }
+}

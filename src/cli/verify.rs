@@ -1,0 +1,78 @@
+//! `nqueens verify`: compare computed totals with the published ones.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use nqueens::published::MAX_PUBLISHED;
+use nqueens::verify::{verify, VerifyRow};
+
+use super::args::{parse_in_range, RunArgs};
+use super::{print_stdout, Outcome};
+
+/// Arguments of `verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Check n = 0..=MAX (published values exist up to 27).
+    #[arg(long, value_name = "MAX", default_value_t = 14, value_parser = max_n)]
+    pub max: usize,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Print the rows as one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn max_n(s: &str) -> Result<usize, String> {
+    parse_in_range(s, 0, MAX_PUBLISHED, "--max")
+}
+
+/// Runs `verify`: exit status 1 if any total differs from the published one.
+pub fn run(args: &VerifyArgs) -> Outcome {
+    if !args.json {
+        print_stdout(&format!(
+            "{:>3}  {:>20}  {:>20}  {:>3}  {:>10}\n",
+            "n", "computed", "published", "ok", "seconds"
+        ))?;
+    }
+    let mut print_error = None;
+    let rows = verify(args.max, &args.run.options(), |row| {
+        if !args.json {
+            if let Err(e) = print_stdout(&table_row(row)) {
+                print_error.get_or_insert(e);
+            }
+        }
+    })?;
+    if let Some(e) = print_error {
+        return Err(e);
+    }
+    let all_ok = rows.iter().all(|r| r.ok);
+    if args.json {
+        let value = serde_json::json!({ "ok": all_ok, "rows": rows });
+        print_stdout(&format!("{value}\n"))?;
+    }
+    if all_ok {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        let bad: Vec<String> = rows
+            .iter()
+            .filter(|r| !r.ok)
+            .map(|r| r.n.to_string())
+            .collect();
+        eprintln!("verify: mismatch for n = {}", bad.join(", "));
+        Ok(ExitCode::from(1))
+    }
+}
+
+fn table_row(row: &VerifyRow) -> String {
+    let published = row
+        .published
+        .map_or_else(|| "-".to_string(), |p| p.to_string());
+    format!(
+        "{:>3}  {:>20}  {:>20}  {:>3}  {:>10.3}\n",
+        row.n,
+        row.computed,
+        published,
+        if row.ok { "ok" } else { "BAD" },
+        row.seconds
+    )
+}

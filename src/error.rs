@@ -1,0 +1,69 @@
+//! The errors of the library.
+
+use thiserror::Error;
+
+/// Why a count (or another library call) could not run.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// The board size is outside `0..=32`.
+    #[error("board size {n} is out of range: N must be from 0 to 32")]
+    BoardSize {
+        /// The rejected size.
+        n: usize,
+    },
+    /// The split depth is outside `1..=n`.
+    #[error("split depth {depth} is out of range: for N = {n} it must be from {} to {n}", crate::tasks::min_split_depth(*n))]
+    SplitDepth {
+        /// The board size.
+        n: usize,
+        /// The rejected depth.
+        depth: usize,
+    },
+    /// The thread count is 0.
+    #[error(
+        "thread count {threads} is out of range: it must be from 1 to {}",
+        crate::count::MAX_THREADS
+    )]
+    Threads {
+        /// The rejected count.
+        threads: usize,
+    },
+    /// The requested split would create too many tasks to hold in memory.
+    #[error(
+        "split depth {depth} gives more than {limit} tasks for N = {n}: choose a smaller depth"
+    )]
+    TooManyTasks {
+        /// The board size.
+        n: usize,
+        /// The depth that overflowed.
+        depth: usize,
+        /// The task limit.
+        limit: usize,
+    },
+    /// The thread pool could not be built.
+    #[error("cannot start the thread pool: {0}")]
+    ThreadPool(String),
+    /// Reading or writing a file failed.
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being done.
+        context: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Whether the error is the caller's input (exit status 2 on the command line)
+    /// rather than a failure while running (exit status 1).
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self,
+            Error::BoardSize { .. }
+                | Error::SplitDepth { .. }
+                | Error::Threads { .. }
+                | Error::TooManyTasks { .. }
+        )
+    }
+}

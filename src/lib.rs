@@ -1,0 +1,33 @@
+//! # nqueens
+//!
+//! An exact, parallel N-Queens solution counter.
+//!
+//! The search is split on its first rows into independent weighted tasks
+//! ([`tasks`]), run by a rayon pool, each finished by the non-backtracking bitmask
+//! kernel ([`kernel`]); the per-task counts are reduced to an exact `u128` total
+//! ([`count()`]). Symmetry reduction ([`Symmetry`]) searches only part of the tree and
+//! weights what it finds.
+//!
+//! ```
+//! let count = nqueens::count(10, &nqueens::Options::default()).unwrap();
+//! assert_eq!(count.total, 724);
+//! ```
+
+pub mod bench;
+pub mod constraints;
+pub mod count;
+pub mod error;
+pub mod kernel;
+pub mod machine;
+pub mod naive;
+pub mod published;
+pub mod symmetry;
+pub mod tasks;
+pub mod verify;
+
+pub use count::{count, Count, Options};
+pub use error::Error;
+pub use symmetry::Symmetry;
+
+/// The version of this crate, as reported in JSON output.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

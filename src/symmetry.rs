@@ -1,0 +1,70 @@
+//! Which symmetries of the board a count exploits.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The symmetry reduction used by a count. Every mode gives the same total.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Symmetry {
+    /// The whole search tree: no reduction (kept for cross-checks and benchmarks).
+    None,
+    /// Left-right mirror halving of the first row (and of the second row under a
+    /// middle first-row queen on odd boards).
+    #[default]
+    Mirror,
+}
+
+impl Symmetry {
+    /// Every mode, in order of increasing reduction.
+    pub const ALL: [Symmetry; 2] = [Symmetry::None, Symmetry::Mirror];
+
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::None => "none",
+            Symmetry::Mirror => "mirror",
+        }
+    }
+}
+
+impl fmt::Display for Symmetry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error of parsing an unknown symmetry name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown symmetry '{0}' (expected one of: none, mirror)")]
+pub struct UnknownSymmetry(pub String);
+
+impl FromStr for Symmetry {
+    type Err = UnknownSymmetry;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Symmetry::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| UnknownSymmetry(s.to_string()))
+    }
+}
+
+impl serde::Serialize for Symmetry {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for m in Symmetry::ALL {
+            assert_eq!(m.name().parse::<Symmetry>(), Ok(m));
+            assert_eq!(m.to_string(), m.name());
+        }
+        assert!("diagonal".parse::<Symmetry>().is_err());
+    }
+}

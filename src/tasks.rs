@@ -1,0 +1,238 @@
+//! Splitting a count into independent weighted tasks.
+//!
+//! A symmetry mode first produces *seeds*: a set of row constraints, a start board and
+//! a weight (how many solutions each solution found there stands for). The seeds are
+//! then expanded row by row, from the top, until `split_depth` rows are fixed; each
+//! resulting partial board is a task that the kernel finishes on its own. The list is
+//! deterministic: the same n, mode and depth always give the same tasks in the same
+//! order, whatever the thread count, so that shards and checkpoints can name tasks by
+//! their index.
+
+use crate::constraints::Constraints;
+use crate::error::Error;
+use crate::kernel::Frontier;
+use crate::symmetry::Symmetry;
+
+/// When no split depth is given, rows are fixed until there are at least this many tasks.
+pub const TARGET_TASKS: usize = 4096;
+
+/// The most tasks a split may produce (a guard against runaway depths on large boards).
+pub const MAX_TASKS: usize = 50_000_000;
+
+/// One independent piece of a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Task {
+    /// Index into [`TaskList::constraints`].
+    pub constraints: usize,
+    /// The partial board the kernel starts from.
+    pub frontier: Frontier,
+    /// Every solution found below `frontier` stands for `weight` solutions.
+    pub weight: u64,
+}
+
+/// The tasks of a count, with the constraint sets they refer to.
+#[derive(Clone, Debug)]
+pub struct TaskList {
+    /// The board size.
+    pub n: usize,
+    /// The symmetry mode the tasks implement.
+    pub symmetry: Symmetry,
+    /// How many rows the tasks fix.
+    pub split_depth: usize,
+    /// The distinct row constraints used by the tasks.
+    pub constraints: Vec<Constraints>,
+    /// The tasks, in their deterministic order.
+    pub tasks: Vec<Task>,
+    /// Queens placed while building the tasks (part of the count's node total).
+    pub setup_nodes: u64,
+}
+
+impl TaskList {
+    /// Builds the tasks of a count of size `n` under `symmetry`, fixing `split_depth`
+    /// rows (or, with `None`, as many as it takes to reach [`TARGET_TASKS`]).
+    pub fn build(n: usize, symmetry: Symmetry, split_depth: Option<usize>) -> Result<Self, Error> {
+        check_board_size(n)?;
+        let max_depth = max_split_depth(n);
+        if let Some(depth) = split_depth {
+            if !(min_split_depth(n)..=max_depth).contains(&depth) {
+                return Err(Error::SplitDepth { n, depth });
+            }
+        }
+        let (constraints, seeds) = seeds(n, symmetry);
+        let mut list = TaskList {
+            n,
+            symmetry,
+            split_depth: 0,
+            constraints,
+            tasks: seeds,
+            setup_nodes: 0,
+        };
+        match split_depth {
+            Some(depth) => {
+                while list.split_depth < depth {
+                    list.expand_one_row()?;
+                }
+            }
+            None => {
+                let default_max = max_depth.min(n.saturating_sub(2)).max(min_split_depth(n));
+                while list.split_depth < default_max
+                    && (list.split_depth < min_split_depth(n) || list.tasks.len() < TARGET_TASKS)
+                {
+                    list.expand_one_row()?;
+                }
+            }
+        }
+        Ok(list)
+    }
+
+    /// Fixes one more row in every task that still has free rows.
+    fn expand_one_row(&mut self) -> Result<(), Error> {
+        let mut next = Vec::with_capacity(self.tasks.len() * 4);
+        for task in &self.tasks {
+            let constraints = &self.constraints[task.constraints];
+            if task.frontier.row >= self.n {
+                next.push(*task);
+                continue;
+            }
+            let mut avail = task.frontier.available(constraints);
+            while avail != 0 {
+                let bit = avail & avail.wrapping_neg();
+                avail ^= bit;
+                next.push(Task {
+                    frontier: task.frontier.place(bit),
+                    ..*task
+                });
+                self.setup_nodes += 1;
+            }
+            if next.len() > MAX_TASKS {
+                return Err(Error::TooManyTasks {
+                    n: self.n,
+                    depth: self.split_depth + 1,
+                    limit: MAX_TASKS,
+                });
+            }
+        }
+        self.tasks = next;
+        self.split_depth += 1;
+        Ok(())
+    }
+
+    /// The number of tasks.
+    pub fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    /// Whether there are no tasks (a board with no solution may end up with none).
+    pub fn is_empty(&self) -> bool {
+        self.tasks.is_empty()
+    }
+}
+
+/// The accepted board sizes are `0..=MAX_N`.
+pub fn check_board_size(n: usize) -> Result<(), Error> {
+    if n > crate::constraints::MAX_N {
+        return Err(Error::BoardSize { n });
+    }
+    Ok(())
+}
+
+/// The smallest split depth accepted for a board of size `n` (1, or 0 for the empty board).
+pub fn min_split_depth(n: usize) -> usize {
+    n.min(1)
+}
+
+/// The largest split depth accepted for a board of size `n`: every row.
+pub fn max_split_depth(n: usize) -> usize {
+    n
+}
+
+/// The row constraints and start tasks of a symmetry mode.
+fn seeds(n: usize, symmetry: Symmetry) -> (Vec<Constraints>, Vec<Task>) {
+    let whole = Constraints::new(n);
+    let seed = |constraints, weight| Task {
+        constraints,
+        frontier: Frontier::ROOT,
+        weight,
+    };
+    match symmetry {
+        Symmetry::Mirror if n > 0 => mirror_seeds(n),
+        Symmetry::None | Symmetry::Mirror => (vec![whole], vec![seed(0, 1)]),
+    }
+}
+
+/// Mirror halving: a solution and its left-right mirror image have their row-0 queens
+/// in columns `c` and `n - 1 - c`, so only the left half of row 0 is searched, with
+/// weight 2. On odd boards the middle row-0 column is its own mirror; there the row-1
+/// queen is halved instead (it can never be in the middle column too).
+fn mirror_seeds(n: usize) -> (Vec<Constraints>, Vec<Task>) {
+    let half = crate::constraints::full_mask(n / 2);
+    let mut left = Constraints::new(n);
+    if n > 0 {
+        left.restrict(0, half);
+    }
+    let mut constraints = vec![left];
+    let mut tasks = vec![Task {
+        constraints: 0,
+        frontier: Frontier::ROOT,
+        weight: 2,
+    }];
+    if n % 2 == 1 {
+        let mut middle = Constraints::new(n);
+        middle.restrict(0, 1 << (n / 2));
+        let weight = if n == 1 {
+            1
+        } else {
+            middle.restrict(1, half);
+            2
+        };
+        constraints.push(middle);
+        tasks.push(Task {
+            constraints: 1,
+            frontier: Frontier::ROOT,
+            weight,
+        });
+    }
+    (constraints, tasks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_depth_reaches_thousands_of_tasks() {
+        let list = TaskList::build(16, Symmetry::Mirror, None).unwrap();
+        assert!(list.len() >= TARGET_TASKS, "{} tasks", list.len());
+        assert!(list.split_depth <= 14);
+    }
+
+    #[test]
+    fn small_boards_split_to_the_end() {
+        let list = TaskList::build(4, Symmetry::None, None).unwrap();
+        assert_eq!(list.split_depth, 2);
+        assert_eq!(
+            TaskList::build(0, Symmetry::Mirror, None)
+                .unwrap()
+                .split_depth,
+            0
+        );
+    }
+
+    #[test]
+    fn explicit_depth_is_checked() {
+        assert!(TaskList::build(8, Symmetry::None, Some(9)).is_err());
+        assert!(TaskList::build(8, Symmetry::None, Some(0)).is_err());
+        assert_eq!(
+            TaskList::build(8, Symmetry::None, Some(8)).unwrap().len(),
+            92
+        );
+        assert!(TaskList::build(33, Symmetry::None, None).is_err());
+    }
+
+    #[test]
+    fn the_list_is_deterministic() {
+        let a = TaskList::build(12, Symmetry::Mirror, Some(3)).unwrap();
+        let b = TaskList::build(12, Symmetry::Mirror, Some(3)).unwrap();
+        assert_eq!(a.tasks, b.tasks);
+    }
+}

@@ -14,8 +14,10 @@
 //! ```
 
 pub mod bench;
+pub mod border;
 pub mod constraints;
 pub mod count;
+pub mod d4;
 pub mod error;
 pub mod kernel;
 pub mod machine;

@@ -8,6 +8,7 @@
 //! order, whatever the thread count, so that shards and checkpoints can name tasks by
 //! their index.
 
+use crate::border::{border_classes, constraints_for};
 use crate::constraints::Constraints;
 use crate::error::Error;
 use crate::kernel::Frontier;
@@ -156,7 +157,8 @@ fn seeds(n: usize, symmetry: Symmetry) -> (Vec<Constraints>, Vec<Task>) {
     };
     match symmetry {
         Symmetry::Mirror if n > 0 => mirror_seeds(n),
-        Symmetry::None | Symmetry::Mirror => (vec![whole], vec![seed(0, 1)]),
+        Symmetry::Full if n >= 2 => border_seeds(n),
+        Symmetry::None | Symmetry::Mirror | Symmetry::Full => (vec![whole], vec![seed(0, 1)]),
     }
 }
 
@@ -192,6 +194,25 @@ fn mirror_seeds(n: usize) -> (Vec<Constraints>, Vec<Task>) {
             weight,
         });
     }
+    (constraints, tasks)
+}
+
+/// Full symmetry: one seed per class of borders, weighted by the class size.
+fn border_seeds(n: usize) -> (Vec<Constraints>, Vec<Task>) {
+    let classes = border_classes(n);
+    let constraints = classes
+        .iter()
+        .map(|class| constraints_for(n, &class.border))
+        .collect();
+    let tasks = classes
+        .iter()
+        .enumerate()
+        .map(|(i, class)| Task {
+            constraints: i,
+            frontier: Frontier::ROOT,
+            weight: class.size,
+        })
+        .collect();
     (constraints, tasks)
 }
 

@@ -40,8 +40,8 @@ pub struct RunArgs {
     /// Worker threads [default: every logical CPU].
     #[arg(long, value_name = "T", value_parser = thread_count)]
     pub threads: Option<usize>,
-    /// Symmetry reduction: none (whole tree) or mirror (first-row halving).
-    #[arg(long, value_name = "MODE", default_value = "mirror", value_parser = symmetry)]
+    /// Symmetry reduction: full (8-fold), mirror (first-row halving) or none (whole tree).
+    #[arg(long, value_name = "MODE", default_value = "full", value_parser = symmetry)]
     pub symmetry: Symmetry,
     /// Rows fixed to form tasks, from 1 to N [default: enough for thousands of tasks].
     #[arg(long, value_name = "D", value_parser = split_depth)]

@@ -14,7 +14,7 @@
 //! ```
 
 pub mod bench;
-pub mod border;
+pub mod canonical;
 pub mod constraints;
 pub mod count;
 pub mod d4;
@@ -23,6 +23,7 @@ pub mod kernel;
 pub mod machine;
 pub mod naive;
 pub mod published;
+pub mod rotation;
 pub mod symmetry;
 pub mod tasks;
 pub mod verify;

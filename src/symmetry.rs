@@ -12,7 +12,7 @@ pub enum Symmetry {
     /// middle first-row queen on odd boards).
     Mirror,
     /// The whole symmetry group of the square (4 rotations x 2 reflections), by border
-    /// pre-placement with class weights (see [`crate::border`]).
+    /// row-based canonical pruning (see [`crate::canonical`]).
     #[default]
     Full,
 }

@@ -8,8 +8,8 @@
 //! order, whatever the thread count, so that shards and checkpoints can name tasks by
 //! their index.
 
-use crate::border::{border_classes, constraints_for};
-use crate::constraints::Constraints;
+use crate::canonical;
+use crate::constraints::{Constraints, MAX_N};
 use crate::error::Error;
 use crate::kernel::Frontier;
 use crate::symmetry::Symmetry;
@@ -29,6 +29,24 @@ pub struct Task {
     pub frontier: Frontier,
     /// Every solution found below `frontier` stands for `weight` solutions.
     pub weight: u64,
+    /// Whether each solution must be weighed by its symmetry class
+    /// ([`crate::canonical::class_weight`]) rather than counted once.
+    pub check: bool,
+    /// The columns of the rows above `frontier` (used when `check` is set).
+    pub prefix: [u8; MAX_N],
+}
+
+impl Task {
+    /// A task at the empty board.
+    pub fn root(constraints: usize, weight: u64, check: bool) -> Self {
+        Task {
+            constraints,
+            frontier: Frontier::ROOT,
+            weight,
+            check,
+            prefix: [0; MAX_N],
+        }
+    }
 }
 
 /// The tasks of a count, with the constraint sets they refer to.
@@ -99,10 +117,12 @@ impl TaskList {
             while avail != 0 {
                 let bit = avail & avail.wrapping_neg();
                 avail ^= bit;
-                next.push(Task {
+                let mut child = Task {
                     frontier: task.frontier.place(bit),
                     ..*task
-                });
+                };
+                child.prefix[task.frontier.row] = bit.trailing_zeros() as u8;
+                next.push(child);
                 self.setup_nodes += 1;
             }
             if next.len() > MAX_TASKS {
@@ -149,16 +169,12 @@ pub fn max_split_depth(n: usize) -> usize {
 
 /// The row constraints and start tasks of a symmetry mode.
 fn seeds(n: usize, symmetry: Symmetry) -> (Vec<Constraints>, Vec<Task>) {
-    let whole = Constraints::new(n);
-    let seed = |constraints, weight| Task {
-        constraints,
-        frontier: Frontier::ROOT,
-        weight,
-    };
     match symmetry {
         Symmetry::Mirror if n > 0 => mirror_seeds(n),
-        Symmetry::Full if n >= 2 => border_seeds(n),
-        Symmetry::None | Symmetry::Mirror | Symmetry::Full => (vec![whole], vec![seed(0, 1)]),
+        Symmetry::Full if n >= 2 => full_seeds(n),
+        Symmetry::None | Symmetry::Mirror | Symmetry::Full => {
+            (vec![Constraints::new(n)], vec![Task::root(0, 1, false)])
+        }
     }
 }
 
@@ -169,15 +185,9 @@ fn seeds(n: usize, symmetry: Symmetry) -> (Vec<Constraints>, Vec<Task>) {
 fn mirror_seeds(n: usize) -> (Vec<Constraints>, Vec<Task>) {
     let half = crate::constraints::full_mask(n / 2);
     let mut left = Constraints::new(n);
-    if n > 0 {
-        left.restrict(0, half);
-    }
+    left.restrict(0, half);
     let mut constraints = vec![left];
-    let mut tasks = vec![Task {
-        constraints: 0,
-        frontier: Frontier::ROOT,
-        weight: 2,
-    }];
+    let mut tasks = vec![Task::root(0, 2, false)];
     if n % 2 == 1 {
         let mut middle = Constraints::new(n);
         middle.restrict(0, 1 << (n / 2));
@@ -188,32 +198,20 @@ fn mirror_seeds(n: usize) -> (Vec<Constraints>, Vec<Task>) {
             2
         };
         constraints.push(middle);
-        tasks.push(Task {
-            constraints: 1,
-            frontier: Frontier::ROOT,
-            weight,
-        });
+        tasks.push(Task::root(1, weight, false));
     }
     (constraints, tasks)
 }
 
-/// Full symmetry: one seed per class of borders, weighted by the class size.
-fn border_seeds(n: usize) -> (Vec<Constraints>, Vec<Task>) {
-    let classes = border_classes(n);
-    let constraints = classes
-        .iter()
-        .map(|class| constraints_for(n, &class.border))
-        .collect();
-    let tasks = classes
+/// Full symmetry: one seed per corner or edge case of [`crate::canonical`].
+fn full_seeds(n: usize) -> (Vec<Constraints>, Vec<Task>) {
+    let seeds = canonical::seeds(n);
+    let tasks = seeds
         .iter()
         .enumerate()
-        .map(|(i, class)| Task {
-            constraints: i,
-            frontier: Frontier::ROOT,
-            weight: class.size,
-        })
+        .map(|(i, seed)| Task::root(i, seed.weight, seed.check))
         .collect();
-    (constraints, tasks)
+    (seeds.into_iter().map(|s| s.constraints).collect(), tasks)
 }
 
 #[cfg(test)]

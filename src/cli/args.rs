@@ -55,6 +55,7 @@ impl RunArgs {
             threads: self.threads,
             symmetry: self.symmetry,
             split_depth: self.split_depth,
+            unique: false,
         }
     }
 }

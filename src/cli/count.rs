@@ -15,6 +15,9 @@ pub struct CountArgs {
     pub n: usize,
     #[command(flatten)]
     pub run: RunArgs,
+    /// Also count the fundamental solutions (distinct under rotations and reflections).
+    #[arg(long)]
+    pub unique: bool,
     /// Print one JSON object instead of the total alone.
     #[arg(long)]
     pub json: bool,
@@ -22,9 +25,15 @@ pub struct CountArgs {
 
 /// Runs `count`.
 pub fn run(args: &CountArgs) -> Outcome {
-    let count = nqueens::count(args.n, &args.run.options())?;
+    let options = nqueens::Options {
+        unique: args.unique,
+        ..args.run.options()
+    };
+    let count = nqueens::count(args.n, &options)?;
     let text = if args.json {
         serde_json::to_string(&count).expect("a count serializes") + "\n"
+    } else if let Some(unique) = count.unique {
+        format!("total: {}\nunique: {unique}\n", count.total)
     } else {
         format!("{}\n", count.total)
     };

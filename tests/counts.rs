@@ -61,10 +61,11 @@ fn published_totals_14() {
 }
 
 #[test]
-fn sweep_depths_cover_one_default_and_every_row() {
+fn sweep_depths_cover_one_default_middle_and_every_row() {
     assert_eq!(sweep_depths(0), [Some(0), None]);
     assert_eq!(sweep_depths(1), [Some(1), None]);
-    assert_eq!(sweep_depths(14), [Some(1), None, Some(7), Some(14)]);
+    assert_eq!(sweep_depths(13), [Some(1), None, Some(6), Some(13)]);
+    assert_eq!(sweep_depths(14), [Some(1), None, Some(7)]);
 }
 
 #[test]

@@ -146,7 +146,10 @@ fn whole_tree_node_counts() {
         for depth in sweep_depths(n).into_iter().chain([Some(3), Some(n - 1)]) {
             for threads in THREADS {
                 let c = count(n, &options(threads, Symmetry::None, depth)).unwrap();
-                assert_eq!(c.nodes, nodes, "n = {n}, depth {depth:?}, {threads} threads");
+                assert_eq!(
+                    c.nodes, nodes,
+                    "n = {n}, depth {depth:?}, {threads} threads"
+                );
             }
         }
     }
@@ -199,7 +202,10 @@ fn bad_options_are_usage_errors() {
     }
 
     let threads = count(8, &options(0, Symmetry::None, None)).unwrap_err();
-    assert!(matches!(threads, Error::Threads { threads: 0 }), "{threads:?}");
+    assert!(
+        matches!(threads, Error::Threads { threads: 0 }),
+        "{threads:?}"
+    );
     assert!(threads.is_usage());
     assert!(threads.to_string().contains("1 to 4096"), "{threads}");
 }

@@ -27,6 +27,19 @@ pub struct Options {
     pub unique: bool,
 }
 
+impl Options {
+    /// These options for a board of size `n`, with the split depth (if any) capped into
+    /// the range that board accepts (for runs over many sizes).
+    pub fn for_board(&self, n: usize) -> Options {
+        let lo = crate::tasks::min_split_depth(n);
+        let hi = crate::tasks::max_split_depth(n);
+        Options {
+            split_depth: self.split_depth.map(|d| d.clamp(lo, hi)),
+            ..*self
+        }
+    }
+}
+
 /// The result of a count.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Count {

@@ -17,7 +17,7 @@ pub enum Error {
         /// The board size.
         n: usize,
         /// The rejected depth.
-        depth: usize,
+        depth: i64,
     },
     /// The thread count is 0.
     #[error(

@@ -18,7 +18,7 @@ use crate::symmetry::Symmetry;
 pub const TARGET_TASKS: usize = 4096;
 
 /// The most tasks a split may produce (a guard against runaway depths on large boards).
-pub const MAX_TASKS: usize = 50_000_000;
+pub const MAX_TASKS: usize = 4_000_000;
 
 /// One independent piece of a count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +74,10 @@ impl TaskList {
         let max_depth = max_split_depth(n);
         if let Some(depth) = split_depth {
             if !(min_split_depth(n)..=max_depth).contains(&depth) {
-                return Err(Error::SplitDepth { n, depth });
+                return Err(Error::SplitDepth {
+                    n,
+                    depth: depth as i64,
+                });
             }
         }
         let (constraints, seeds) = seeds(n, symmetry);

@@ -199,16 +199,35 @@ fn verify_prints_a_header_and_one_row_per_n() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 12, "{text}");
     let header: Vec<&str> = lines[0].split_whitespace().collect();
-    assert_eq!(header, ["n", "computed", "published", "ok", "seconds"]);
+    assert_eq!(
+        header,
+        [
+            "n",
+            "total",
+            "published",
+            "unique",
+            "published",
+            "ok",
+            "seconds"
+        ]
+    );
     for (n, line) in lines[1..].iter().enumerate() {
         let cells: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(cells.len(), 5, "{line}");
+        assert_eq!(cells.len(), 7, "{line}");
         let total = published_total(n).to_string();
+        let unique = nqueens::published::published(n).unwrap().unique.to_string();
         assert_eq!(
-            cells[..4],
-            [n.to_string(), total.clone(), total, "ok".into()]
+            cells[..6],
+            [
+                n.to_string(),
+                total.clone(),
+                total,
+                unique.clone(),
+                unique,
+                "ok".into()
+            ]
         );
-        assert!(cells[4].parse::<f64>().is_ok(), "{line}");
+        assert!(cells[6].parse::<f64>().is_ok(), "{line}");
     }
 }
 
@@ -336,15 +355,13 @@ fn bench_rejects_a_descending_ladder_and_writes_nothing() {
 }
 
 // ---------------------------------------------------------------------------------
-// KNOWN BUGS in src/ (found by this suite, not fixed here). These tests are ignored so
-// that the suite stays green; run them with `cargo test --release -- --ignored`.
+// Regressions: option checks that must happen before anything is printed, and the
+// ranges named for out-of-range or negative option values.
 // ---------------------------------------------------------------------------------
 
-/// BUG: `bench` prints its table header before the first count validates
-/// `--split-depth`, so a bad depth exits 2 with two lines on stdout.
+/// `bench` checks `--split-depth` for every rung before it prints the table header.
 #[test]
-#[ignore = "BUG in src/cli/bench.rs: a bad --split-depth leaves the table header on stdout"]
-fn bug_bench_bad_split_depth_prints_nothing_on_stdout() {
+fn bench_bad_split_depth_prints_nothing_on_stdout() {
     rejects(
         &[
             "bench",
@@ -360,12 +377,10 @@ fn bug_bench_bad_split_depth_prints_nothing_on_stdout() {
     );
 }
 
-/// BUG: `verify --split-depth D` can never succeed: n = 0 accepts only depth 0 and every
-/// n >= 1 rejects 0, so any D fails part-way, after the header (and possibly rows) went
-/// to stdout. It should either clamp D to each n or be rejected up front.
+/// `verify --split-depth D` runs many sizes, so D is capped into each board's range; it
+/// must never fail part-way after the header went to stdout.
 #[test]
-#[ignore = "BUG in src/cli/verify.rs: --split-depth fails part-way for every value"]
-fn bug_verify_with_split_depth_works_or_is_rejected_cleanly() {
+fn verify_with_split_depth_works_or_is_rejected_cleanly() {
     for depth in ["0", "1", "3"] {
         let output = nqueens()
             .args(["verify", "--max", "6", "--split-depth", depth])
@@ -382,21 +397,16 @@ fn bug_verify_with_split_depth_works_or_is_rejected_cleanly() {
     }
 }
 
-/// BUG (message): a split depth above 32 is rejected by the argument parser with
-/// "from 0 to 32", a range that is not the accepted one (1 to N; 0 only for N = 0).
+/// A split depth above 32 names the range that N accepts (1 to N), not a parser range.
 #[test]
-#[ignore = "BUG in src/cli/args.rs: --split-depth 33 names the range 0 to 32, not 1 to N"]
-fn bug_split_depth_above_32_names_the_real_range() {
+fn split_depth_above_32_names_the_real_range() {
     rejects(&["count", "8", "--split-depth", "33"], &["1 to 8"]);
 }
 
-/// BUG (message): a negative `--threads` or `--split-depth` is taken by clap for an
-/// unknown flag ("unexpected argument '-2' found"), so the message names no range. The
-/// exit status and the one line are right; `allow_negative_numbers` on these arguments
-/// would route the value to the range parser, as `count -1` already does.
+/// A negative `--threads` or `--split-depth` reaches the range check (not clap's
+/// unknown-flag error), so the message names the accepted range.
 #[test]
-#[ignore = "BUG in src/cli/args.rs: --threads -2 / --split-depth -1 name no accepted range"]
-fn bug_negative_option_values_name_the_range() {
+fn negative_option_values_name_the_range() {
     rejects(&["count", "8", "--threads", "-2"], &["1 to 4096"]);
     rejects(&["count", "8", "--split-depth", "-1"], &["1 to 8"]);
 }

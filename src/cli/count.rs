@@ -27,7 +27,7 @@ pub struct CountArgs {
 pub fn run(args: &CountArgs) -> Outcome {
     let options = nqueens::Options {
         unique: args.unique,
-        ..args.run.options()
+        ..args.run.options(args.n)?
     };
     let count = nqueens::count(args.n, &options)?;
     let text = if args.json {

@@ -31,6 +31,7 @@ pub fn options(threads: usize, symmetry: Symmetry, split_depth: Option<usize>) -
         threads: Some(threads),
         symmetry,
         split_depth,
+        ..Options::default()
     }
 }
 

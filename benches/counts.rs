@@ -39,7 +39,7 @@ fn counts(c: &mut Criterion) {
             let options = Options {
                 threads: Some(threads),
                 symmetry,
-                split_depth: None,
+                ..Options::default()
             };
             for n in 10..=14 {
                 let first = count(n, &options).expect("a valid count");

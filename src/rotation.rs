@@ -11,6 +11,8 @@
 //! by the half turn (those fixed by the quarter turn included) and `R` (A033148) those
 //! fixed by the quarter turn.
 
+use rayon::prelude::*;
+
 use crate::d4::Transform;
 
 /// A rotation group: the half turn alone, or all quarter turns.
@@ -42,9 +44,11 @@ impl Rotation {
 /// assert_eq!(fixed_by(8, Rotation::HalfTurn), 4);
 /// assert_eq!(fixed_by(12, Rotation::QuarterTurn), 8);
 /// ```
+///
+/// The orbits of the row-0 queen are searched in parallel on the current rayon pool.
 pub fn fixed_by(n: usize, rotation: Rotation) -> u128 {
     assert!(n <= crate::constraints::MAX_N);
-    let mut board = OrbitBoard {
+    let empty = OrbitBoard {
         n,
         rotation,
         row_taken: 0,
@@ -52,7 +56,20 @@ pub fn fixed_by(n: usize, rotation: Rotation) -> u128 {
         diagonals: 0,
         anti_diagonals: 0,
     };
-    board.count_from(0)
+    if n == 0 {
+        return 1;
+    }
+    (0..n)
+        .into_par_iter()
+        .map(|col| {
+            let mut board = empty;
+            if board.place_orbit(0, col) {
+                board.count_from(1)
+            } else {
+                0
+            }
+        })
+        .sum()
 }
 
 /// The number of fundamental solutions (classes under the 8 symmetries) from the total
@@ -67,6 +84,7 @@ pub fn fundamental(n: usize, total: u128, rot180: u128, rot90: u128) -> Option<u
 }
 
 /// A partial board built from whole orbits.
+#[derive(Clone, Copy)]
 struct OrbitBoard {
     n: usize,
     rotation: Rotation,

@@ -40,6 +40,9 @@ pub enum Error {
         /// The task limit.
         limit: usize,
     },
+    /// Pre-placed queens that are not a valid placement.
+    #[error(transparent)]
+    Placement(#[from] crate::placement::PlacementError),
     /// The thread pool could not be built.
     #[error("cannot start the thread pool: {0}")]
     ThreadPool(String),
@@ -64,6 +67,7 @@ impl Error {
                 | Error::SplitDepth { .. }
                 | Error::Threads { .. }
                 | Error::TooManyTasks { .. }
+                | Error::Placement(_)
         )
     }
 }

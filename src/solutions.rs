@@ -4,16 +4,16 @@
 //! The search takes the lowest free column of each row first, so it meets the
 //! solutions in lexicographic order (row 0's column first). For parallel listing the
 //! tree is split on its first rows into *prefixes*, produced lazily in that same order;
-//! windows of consecutive prefixes are completed by a rayon pool, each into its own
-//! buffer of formatted bytes, and a writer thread writes the buffers in prefix order
-//! while the next window is computed. Memory is bounded by a few windows of output
+//! a rayon pool completes them, each into its own buffer of formatted bytes, while the
+//! calling thread writes the buffers in prefix order. At most a fixed number of
+//! prefixes are handed out ahead of the one being written, so memory is bounded
 //! whatever the number of solutions, and the bytes are the same for every thread count.
 
+use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
-use std::sync::mpsc::sync_channel;
-
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::channel;
 
 use crate::board::{is_canonical, Board};
 use crate::constraints::{full_mask, Constraints, MAX_N};
@@ -140,11 +140,58 @@ pub fn for_each_completion(
     mut visit: impl FnMut(&[u8]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let n = constraints.n();
-    let mut walk = Walk::new(*constraints, start, n);
-    while walk.advance().is_some() {
-        visit(&walk.queens[..n])?;
+    let first = start.frontier.row;
+    let mut queens = start.queens;
+    if first >= n {
+        return visit(&queens[..n]);
     }
-    ControlFlow::Continue(())
+    let allowed = constraints.rows();
+    let Frontier {
+        mut cols,
+        mut ld,
+        mut rd,
+        ..
+    } = start.frontier;
+    let mut avail = allowed[first] & !(cols | ld | rd);
+    if first == n - 1 {
+        if avail != 0 {
+            queens[first] = avail.trailing_zeros() as u8;
+            return visit(&queens[..n]);
+        }
+        return ControlFlow::Continue(());
+    }
+    // The same loop as the counting kernel, recording the column of each row: after
+    // row n - 2 at most one column is left for the last row.
+    let last_mask = allowed[n - 1];
+    let penultimate = n - 2;
+    let mut stack = [[0u32; 4]; MAX_N];
+    let mut row = first;
+    loop {
+        while avail == 0 {
+            if row == first {
+                return ControlFlow::Continue(());
+            }
+            row -= 1;
+            [cols, ld, rd, avail] = stack[row];
+        }
+        let bit = avail & avail.wrapping_neg();
+        avail ^= bit;
+        queens[row] = bit.trailing_zeros() as u8;
+        if row == penultimate {
+            let last = last_mask & !((cols | bit) | ((ld | bit) << 1) | ((rd | bit) >> 1));
+            if last != 0 {
+                queens[n - 1] = last.trailing_zeros() as u8;
+                visit(&queens[..n])?;
+            }
+            continue;
+        }
+        stack[row] = [cols, ld, rd, avail];
+        cols |= bit;
+        ld = (ld | bit) << 1;
+        rd = (rd | bit) >> 1;
+        row += 1;
+        avail = allowed[row] & !(cols | ld | rd);
+    }
 }
 
 /// The solutions allowed by some constraints (all solutions, or the completions of a
@@ -227,7 +274,9 @@ pub fn split_depth(n: usize) -> usize {
 /// Writes the completions of `placement` to `out` in `format`, in lexicographic order,
 /// generating them in parallel; the bytes do not depend on the thread count.
 ///
-/// Stops at the first write error (a closed pipe gives an [`Error::Io`] whose source is
+/// The calling thread writes; the pool's workers complete prefixes, at most a fixed
+/// number of them ahead of the one being written, so memory stays bounded. Stops at
+/// the first write error (a closed pipe gives an [`Error::Io`] whose source is
 /// [`io::ErrorKind::BrokenPipe`]).
 ///
 /// ```
@@ -240,7 +289,7 @@ pub fn split_depth(n: usize) -> usize {
 /// write_solutions(&placement, &ListOptions::default(), Format::Columns, &mut out).unwrap();
 /// assert_eq!(out, b"1 3 0 2\n");
 /// ```
-pub fn write_solutions<W: Write + Send>(
+pub fn write_solutions<W: Write>(
     placement: &Placement,
     options: &ListOptions,
     format: Format,
@@ -261,76 +310,112 @@ pub fn write_solutions<W: Write + Send>(
         constraints,
         encoder: Encoder::new(format, n),
         unique: options.unique,
+        stop: AtomicBool::new(false),
     };
     let mut prefixes = Walk::new(constraints, &Prefix::ROOT, split_depth(n).min(n));
-    let max_window = (32 * threads).clamp(64, 4096);
-    let limit = options.limit.unwrap_or(u64::MAX);
-
-    std::thread::scope(|scope| {
-        let (sender, receiver) = sync_channel::<Vec<Vec<u8>>>(2);
-        let writer = scope.spawn(move || -> io::Result<()> {
-            let mut writer = FormatWriter::new(format, out);
-            for window in receiver {
-                for chunk in window {
-                    writer.write_chunk(&chunk)?;
-                }
-            }
-            writer.finish().map(drop)
-        });
-        let mut written = 0u64;
-        let mut window_len = threads;
-        while written < limit {
-            let mut window = Vec::with_capacity(window_len);
-            while window.len() < window_len {
+    let mut stream = Stream {
+        writer: FormatWriter::new(format, out),
+        limit: options.limit.unwrap_or(u64::MAX),
+        written: 0,
+        error: None,
+    };
+    let ahead = (16 * threads).clamp(32, 4096);
+    let (sender, receiver) = channel::<(usize, Chunk)>();
+    pool.in_place_scope(|scope| {
+        // Prefixes handed out, prefixes written, and the finished ones waiting for
+        // their turn (index `written_prefixes + i`).
+        let mut spawned = 0usize;
+        let mut written_prefixes = 0usize;
+        let mut waiting: VecDeque<Option<Chunk>> = VecDeque::new();
+        let mut exhausted = false;
+        loop {
+            while !exhausted && !stream.done() && spawned - written_prefixes < ahead {
                 let Some(frontier) = prefixes.advance() else {
+                    exhausted = true;
                     break;
                 };
-                window.push(Prefix {
+                let prefix = Prefix {
                     queens: prefixes.queens,
                     frontier,
+                };
+                let cap = stream.remaining();
+                let (job, sender, index) = (&job, sender.clone(), spawned);
+                scope.spawn(move |_| {
+                    // The receiver outlives the scope, so the send cannot fail.
+                    let _ = sender.send((index, job.run(&prefix, cap)));
                 });
+                spawned += 1;
             }
-            if window.is_empty() {
+            if written_prefixes == spawned {
                 break;
             }
-            let cap = limit - written;
-            let chunks: Vec<Chunk> = pool.install(|| {
-                window
-                    .par_iter()
-                    .with_max_len(1)
-                    .map(|prefix| job.run(prefix, cap))
-                    .collect()
-            });
-            let mut bytes = Vec::with_capacity(chunks.len());
-            for (prefix, mut chunk) in window.iter().zip(chunks) {
-                let left = limit - written;
-                if left == 0 {
-                    break;
-                }
-                if chunk.solutions > left {
-                    chunk = job.run(prefix, left);
-                }
-                written += chunk.solutions;
-                bytes.push(chunk.bytes);
+            let (index, chunk) = receiver.recv().expect("the sender is alive");
+            let slot = index - written_prefixes;
+            if waiting.len() <= slot {
+                waiting.resize_with(slot + 1, || None);
             }
-            if sender.send(bytes).is_err() {
-                break; // The writer failed; its error is reported below.
+            waiting[slot] = Some(chunk);
+            while let Some(Some(_)) = waiting.front() {
+                let chunk = waiting.pop_front().flatten().expect("checked");
+                written_prefixes += 1;
+                stream.write(chunk, &job);
+                if stream.done() {
+                    job.stop.store(true, Ordering::Relaxed);
+                }
             }
-            window_len = (window_len * 2).min(max_window);
         }
-        drop(sender);
-        match writer.join() {
-            Ok(result) => result.map_err(|source| Error::Io {
-                context: "cannot write the solutions".to_string(),
-                source,
-            }),
-            Err(panic) => std::panic::resume_unwind(panic),
-        }?;
-        Ok(Listing {
-            solutions: written,
-            threads,
-        })
-    })
+    });
+    stream
+        .finish()
+        .map(|solutions| Listing { solutions, threads })
+}
+
+/// The ordered output of a listing: the writer, the limit, and the first error.
+struct Stream<W: Write> {
+    writer: FormatWriter<W>,
+    limit: u64,
+    written: u64,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> Stream<W> {
+    /// Whether nothing more is to be written (limit reached or write failed).
+    fn done(&self) -> bool {
+        self.written >= self.limit || self.error.is_some()
+    }
+
+    /// How many more solutions may be written.
+    fn remaining(&self) -> u64 {
+        self.limit.saturating_sub(self.written)
+    }
+
+    /// Writes the next chunk, cut to the limit.
+    fn write(&mut self, mut chunk: Chunk, job: &Job) {
+        if self.done() {
+            return;
+        }
+        let left = self.remaining();
+        if chunk.solutions > left {
+            chunk = job.run(&chunk.prefix, left);
+        }
+        match self.writer.write_chunk(&chunk.bytes) {
+            Ok(()) => self.written += chunk.solutions,
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// Ends the output: the number of solutions written, or the write error.
+    fn finish(self) -> Result<u64, Error> {
+        let io = |source| Error::Io {
+            context: "cannot write the solutions".to_string(),
+            source,
+        };
+        if let Some(e) = self.error {
+            return Err(io(e));
+        }
+        self.writer.finish().map_err(io)?;
+        Ok(self.written)
+    }
 }
 
 /// The part of a listing shared by its tasks.
@@ -338,10 +423,13 @@ struct Job {
     constraints: Constraints,
     encoder: Encoder,
     unique: bool,
+    /// Set once the output is complete or failed: running tasks give up.
+    stop: AtomicBool,
 }
 
 /// The formatted completions of one prefix.
 struct Chunk {
+    prefix: Prefix,
     bytes: Vec<u8>,
     solutions: u64,
 }
@@ -350,10 +438,11 @@ impl Job {
     /// Formats the completions of `prefix`, at most `cap` of them.
     fn run(&self, prefix: &Prefix, cap: u64) -> Chunk {
         let mut chunk = Chunk {
+            prefix: *prefix,
             bytes: Vec::new(),
             solutions: 0,
         };
-        if cap == 0 {
+        if cap == 0 || self.stop.load(Ordering::Relaxed) {
             return chunk;
         }
         let _ = for_each_completion(&self.constraints, prefix, |cols| {
@@ -362,7 +451,7 @@ impl Job {
             }
             self.encoder.encode(cols, &mut chunk.bytes);
             chunk.solutions += 1;
-            if chunk.solutions == cap {
+            if chunk.solutions == cap || self.stop.load(Ordering::Relaxed) {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::args::{board_size, RunArgs};
-use super::{print_stdout, Outcome};
+use super::{place, print_stdout, Outcome};
 
 /// Arguments of `count`.
 #[derive(Debug, Args)]
@@ -18,10 +18,35 @@ pub struct CountArgs {
     /// Print one JSON object instead of the total alone.
     #[arg(long)]
     pub json: bool,
+    #[arg(long, value_name = "R:C[,R:C...]", help = place::HELP, allow_hyphen_values = true)]
+    pub place: Option<String>,
+}
+
+/// A count of completions in JSON: the count's fields and the placed queens.
+#[derive(serde::Serialize)]
+struct PlacedCount<'a> {
+    #[serde(flatten)]
+    count: &'a nqueens::Count,
+    placement: String,
 }
 
 /// Runs `count`.
 pub fn run(args: &CountArgs) -> Outcome {
+    if let Some(text) = &args.place {
+        let placement = place::placement(args.n, Some(text))?;
+        let count = nqueens::completion::count_completions(&placement, &args.run.options())?;
+        let text = if args.json {
+            let placed = PlacedCount {
+                count: &count,
+                placement: placement.to_string(),
+            };
+            serde_json::to_string(&placed).expect("a count serializes") + "\n"
+        } else {
+            format!("{}\n", count.total)
+        };
+        print_stdout(&text)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let count = nqueens::count(args.n, &args.run.options())?;
     let text = if args.json {
         serde_json::to_string(&count).expect("a count serializes") + "\n"

@@ -63,7 +63,7 @@ pub fn run(
     let mut rows = Vec::new();
     let mut threads = crate::count::resolve_threads(options.threads)?;
     for n in from..=to {
-        let c = count(n, options)?;
+        let c = count(n, &options.for_board(n))?;
         threads = c.threads;
         let row = BenchRow {
             n,

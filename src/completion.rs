@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use crate::count::{build_pool, resolve_threads, run_task, Count, Options};
 use crate::error::Error;
-use crate::placement::Placement;
+use crate::placement::{Placement, PlacementError};
 use crate::tasks::TaskList;
 
 /// Counts the solutions that extend `placement`. The result's `symmetry` is the mode
@@ -28,6 +28,9 @@ use crate::tasks::TaskList;
 /// ```
 pub fn count_completions(placement: &Placement, options: &Options) -> Result<Count, Error> {
     let n = placement.n();
+    if options.unique {
+        return Err(PlacementError::Unique.into());
+    }
     let threads = resolve_threads(options.threads)?;
     let pool = build_pool(threads)?;
     let start = Instant::now();
@@ -46,6 +49,9 @@ pub fn count_completions(placement: &Placement, options: &Options) -> Result<Cou
     Ok(Count {
         n,
         total,
+        unique: None,
+        rot180: None,
+        rot90: None,
         nodes: nodes + list.setup_nodes,
         tasks: list.len(),
         threads,
@@ -97,6 +103,7 @@ mod tests {
                         threads: Some(2),
                         symmetry,
                         split_depth,
+                        ..Options::default()
                     };
                     let count = count_completions(&placement, &options).unwrap();
                     assert_eq!(count.total, filtered(&placement), "n = {n}, {text}");

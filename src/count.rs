@@ -6,7 +6,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::kernel::{search, Tally};
+use crate::kernel::{search, search_canonical, Tally};
+use crate::rotation::{fixed_by, fundamental, Rotation};
 use crate::symmetry::Symmetry;
 use crate::tasks::{Task, TaskList};
 
@@ -22,6 +23,21 @@ pub struct Options {
     pub symmetry: Symmetry,
     /// Rows fixed to form tasks; `None` picks a depth that gives thousands of tasks.
     pub split_depth: Option<usize>,
+    /// Also count the fundamental solutions (and the rotation-fixed ones).
+    pub unique: bool,
+}
+
+impl Options {
+    /// These options for a board of size `n`, with the split depth (if any) capped into
+    /// the range that board accepts (for runs over many sizes).
+    pub fn for_board(&self, n: usize) -> Options {
+        let lo = crate::tasks::min_split_depth(n);
+        let hi = crate::tasks::max_split_depth(n);
+        Options {
+            split_depth: self.split_depth.map(|d| d.clamp(lo, hi)),
+            ..*self
+        }
+    }
 }
 
 /// The result of a count.
@@ -31,6 +47,16 @@ pub struct Count {
     pub n: usize,
     /// The number of solutions (OEIS A000170).
     pub total: u128,
+    /// With [`Options::unique`]: the number of fundamental solutions, distinct under the
+    /// 8 symmetries of the square (OEIS A002562).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unique: Option<u128>,
+    /// With [`Options::unique`]: solutions fixed by the 180-degree rotation (A032522).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rot180: Option<u128>,
+    /// With [`Options::unique`]: solutions fixed by the 90-degree rotation (A033148).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rot90: Option<u128>,
     /// Queens placed by the search that was run, task building included. It depends on
     /// n, the symmetry mode and the split depth, never on the thread count.
     pub nodes: u64,
@@ -53,8 +79,9 @@ pub struct Count {
 /// ```
 /// use nqueens::{count, Options, Symmetry};
 ///
-/// let options = Options { threads: Some(2), symmetry: Symmetry::Mirror, split_depth: None };
-/// assert_eq!(count(8, &options).unwrap().total, 92);
+/// let options = Options { threads: Some(2), unique: true, ..Options::default() };
+/// let c = count(8, &options).unwrap();
+/// assert_eq!((c.total, c.unique), (92, Some(12)));
 /// assert!(count(33, &options).is_err());
 /// ```
 pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
@@ -63,9 +90,29 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
     let start = Instant::now();
     let list = TaskList::build(n, options.symmetry, options.split_depth)?;
     let (total, nodes) = pool.install(|| run_all(&list));
+    let (unique, rot180, rot90) = if options.unique {
+        let (rot180, rot90) = pool.install(|| {
+            rayon::join(
+                || fixed_by(n, Rotation::HalfTurn),
+                || fixed_by(n, Rotation::QuarterTurn),
+            )
+        });
+        let unique = fundamental(n, total, rot180, rot90).ok_or(Error::Inconsistent {
+            n,
+            total,
+            rot180,
+            rot90,
+        })?;
+        (Some(unique), Some(rot180), Some(rot90))
+    } else {
+        (None, None, None)
+    };
     Ok(Count {
         n,
         total,
+        unique,
+        rot180,
+        rot90,
         nodes: nodes + list.setup_nodes,
         tasks: list.len(),
         threads,
@@ -95,7 +142,16 @@ pub fn build_pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
 
 /// Runs one task: its weighted solution count and its nodes.
 pub fn run_task(list: &TaskList, task: &Task) -> (u128, Tally) {
-    let tally = search(&list.constraints[task.constraints], task.frontier);
+    let constraints = &list.constraints[task.constraints];
+    let tally = if task.check {
+        search_canonical(
+            constraints,
+            task.frontier,
+            &task.prefix[..task.frontier.row],
+        )
+    } else {
+        search(constraints, task.frontier)
+    };
     (u128::from(tally.solutions) * u128::from(task.weight), tally)
 }
 
@@ -128,7 +184,7 @@ mod tests {
             let options = Options {
                 threads: Some(1),
                 symmetry,
-                split_depth: None,
+                ..Options::default()
             };
             let totals: Vec<u128> = (0..=8).map(|n| count(n, &options).unwrap().total).collect();
             assert_eq!(totals, [1, 1, 0, 0, 2, 10, 4, 40, 92], "{symmetry}");

@@ -17,7 +17,7 @@ pub enum Error {
         /// The board size.
         n: usize,
         /// The rejected depth.
-        depth: usize,
+        depth: i64,
     },
     /// The thread count is 0.
     #[error(
@@ -43,6 +43,18 @@ pub enum Error {
     /// Pre-placed queens that are not a valid placement.
     #[error(transparent)]
     Placement(#[from] crate::placement::PlacementError),
+    /// The counts break Burnside's lemma: a bug, never expected.
+    #[error("internal error: total {total}, rot180 {rot180} and rot90 {rot90} for N = {n} do not give a whole number of classes")]
+    Inconsistent {
+        /// The board size.
+        n: usize,
+        /// The total.
+        total: u128,
+        /// Solutions fixed by the half turn.
+        rot180: u128,
+        /// Solutions fixed by the quarter turn.
+        rot90: u128,
+    },
     /// The thread pool could not be built.
     #[error("cannot start the thread pool: {0}")]
     ThreadPool(String),

@@ -7,6 +7,7 @@
 //! queens it places (`nodes`), and checks the last row without a loop: after row `n - 2`
 //! at most one column is left.
 
+use crate::canonical::class_weight;
 use crate::constraints::{Constraints, MAX_N};
 
 /// A partial board: rows `0..row` hold queens, and the masks describe row `row`.
@@ -70,10 +71,36 @@ impl std::ops::AddAssign for Tally {
 /// `nodes` counts every queen the search places below `start`, including the queens
 /// of the last row.
 pub fn search(constraints: &Constraints, start: Frontier) -> Tally {
+    run::<false>(constraints, start, &[])
+}
+
+/// Like [`search`], but each solution counts with its full-symmetry class weight
+/// ([`crate::canonical::class_weight`]: 8, 4, 2, or 0 when it is not the class
+/// representative), so `solutions` is a weighted count. `prefix` holds the columns of
+/// the rows above `start`.
+pub fn search_canonical(constraints: &Constraints, start: Frontier, prefix: &[u8]) -> Tally {
+    run::<true>(constraints, start, prefix)
+}
+
+/// The search itself; with `WEIGH`, each solution is weighed by its class instead of
+/// counting 1, which needs the column of every row.
+#[inline(always)]
+fn run<const WEIGH: bool>(constraints: &Constraints, start: Frontier, prefix: &[u8]) -> Tally {
     let n = constraints.n();
+    let mut board = [0u8; MAX_N];
+    if WEIGH {
+        board[..start.row.min(n)].copy_from_slice(&prefix[..start.row.min(n)]);
+    }
+    let weigh = |board: &[u8]| -> u64 {
+        if WEIGH {
+            class_weight(board)
+        } else {
+            1
+        }
+    };
     if start.row >= n {
         return Tally {
-            solutions: 1,
+            solutions: weigh(&board[..n]),
             nodes: 0,
         };
     }
@@ -86,10 +113,13 @@ pub fn search(constraints: &Constraints, start: Frontier) -> Tally {
     } = start;
     let mut avail = allowed[first] & !(cols | ld | rd);
     if first == n - 1 {
-        let found = u64::from(avail != 0);
+        if avail == 0 {
+            return Tally::default();
+        }
+        board[first] = avail.trailing_zeros() as u8;
         return Tally {
-            solutions: found,
-            nodes: found,
+            solutions: weigh(&board[..n]),
+            nodes: 1,
         };
     }
     let last_mask = allowed[n - 1];
@@ -108,11 +138,18 @@ pub fn search(constraints: &Constraints, start: Frontier) -> Tally {
         }
         let bit = avail & avail.wrapping_neg();
         avail ^= bit;
+        if WEIGH {
+            board[row] = bit.trailing_zeros() as u8;
+        }
         if row == penultimate {
             let last = last_mask & !((cols | bit) | ((ld | bit) << 1) | ((rd | bit) >> 1));
-            let found = u64::from(last != 0);
-            solutions += found;
-            nodes += found;
+            if last != 0 {
+                nodes += 1;
+                if WEIGH {
+                    board[n - 1] = last.trailing_zeros() as u8;
+                }
+                solutions += weigh(&board[..n]);
+            }
             continue;
         }
         stack[row] = [cols, ld, rd, avail];

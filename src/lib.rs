@@ -15,9 +15,11 @@
 
 pub mod bench;
 pub mod board;
+pub mod canonical;
 pub mod completion;
 pub mod constraints;
 pub mod count;
+pub mod d4;
 pub mod error;
 pub mod format;
 pub mod kernel;
@@ -25,6 +27,7 @@ pub mod machine;
 pub mod naive;
 pub mod placement;
 pub mod published;
+pub mod rotation;
 pub mod solutions;
 pub mod symmetry;
 pub mod tasks;

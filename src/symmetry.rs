@@ -10,19 +10,23 @@ pub enum Symmetry {
     None,
     /// Left-right mirror halving of the first row (and of the second row under a
     /// middle first-row queen on odd boards).
-    #[default]
     Mirror,
+    /// The whole symmetry group of the square (4 rotations x 2 reflections), by border
+    /// row-based canonical pruning (see [`crate::canonical`]).
+    #[default]
+    Full,
 }
 
 impl Symmetry {
     /// Every mode, in order of increasing reduction.
-    pub const ALL: [Symmetry; 2] = [Symmetry::None, Symmetry::Mirror];
+    pub const ALL: [Symmetry; 3] = [Symmetry::None, Symmetry::Mirror, Symmetry::Full];
 
     /// The name used on the command line and in JSON.
     pub fn name(self) -> &'static str {
         match self {
             Symmetry::None => "none",
             Symmetry::Mirror => "mirror",
+            Symmetry::Full => "full",
         }
     }
 }
@@ -35,7 +39,7 @@ impl fmt::Display for Symmetry {
 
 /// The error of parsing an unknown symmetry name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown symmetry '{0}' (expected one of: none, mirror)")]
+#[error("unknown symmetry '{0}' (expected one of: none, mirror, full)")]
 pub struct UnknownSymmetry(pub String);
 
 impl FromStr for Symmetry {

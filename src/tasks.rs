@@ -8,7 +8,8 @@
 //! order, whatever the thread count, so that shards and checkpoints can name tasks by
 //! their index.
 
-use crate::constraints::Constraints;
+use crate::canonical;
+use crate::constraints::{Constraints, MAX_N};
 use crate::error::Error;
 use crate::kernel::Frontier;
 use crate::symmetry::Symmetry;
@@ -17,7 +18,7 @@ use crate::symmetry::Symmetry;
 pub const TARGET_TASKS: usize = 4096;
 
 /// The most tasks a split may produce (a guard against runaway depths on large boards).
-pub const MAX_TASKS: usize = 50_000_000;
+pub const MAX_TASKS: usize = 4_000_000;
 
 /// One independent piece of a count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +29,24 @@ pub struct Task {
     pub frontier: Frontier,
     /// Every solution found below `frontier` stands for `weight` solutions.
     pub weight: u64,
+    /// Whether each solution must be weighed by its symmetry class
+    /// ([`crate::canonical::class_weight`]) rather than counted once.
+    pub check: bool,
+    /// The columns of the rows above `frontier` (used when `check` is set).
+    pub prefix: [u8; MAX_N],
+}
+
+impl Task {
+    /// A task at the empty board.
+    pub fn root(constraints: usize, weight: u64, check: bool) -> Self {
+        Task {
+            constraints,
+            frontier: Frontier::ROOT,
+            weight,
+            check,
+            prefix: [0; MAX_N],
+        }
+    }
 }
 
 /// The tasks of a count, with the constraint sets they refer to.
@@ -68,7 +87,10 @@ impl TaskList {
         let max_depth = max_split_depth(n);
         if let Some(depth) = split_depth {
             if !(min_split_depth(n)..=max_depth).contains(&depth) {
-                return Err(Error::SplitDepth { n, depth });
+                return Err(Error::SplitDepth {
+                    n,
+                    depth: depth as i64,
+                });
             }
         }
         let (mut constraints, seeds) = seeds(n, symmetry);
@@ -116,10 +138,12 @@ impl TaskList {
             while avail != 0 {
                 let bit = avail & avail.wrapping_neg();
                 avail ^= bit;
-                next.push(Task {
+                let mut child = Task {
                     frontier: task.frontier.place(bit),
                     ..*task
-                });
+                };
+                child.prefix[task.frontier.row] = bit.trailing_zeros() as u8;
+                next.push(child);
                 self.setup_nodes += 1;
             }
             if next.len() > MAX_TASKS {
@@ -166,15 +190,12 @@ pub fn max_split_depth(n: usize) -> usize {
 
 /// The row constraints and start tasks of a symmetry mode.
 fn seeds(n: usize, symmetry: Symmetry) -> (Vec<Constraints>, Vec<Task>) {
-    let whole = Constraints::new(n);
-    let seed = |constraints, weight| Task {
-        constraints,
-        frontier: Frontier::ROOT,
-        weight,
-    };
     match symmetry {
         Symmetry::Mirror if n > 0 => mirror_seeds(n),
-        Symmetry::None | Symmetry::Mirror => (vec![whole], vec![seed(0, 1)]),
+        Symmetry::Full if n >= 2 => full_seeds(n),
+        Symmetry::None | Symmetry::Mirror | Symmetry::Full => {
+            (vec![Constraints::new(n)], vec![Task::root(0, 1, false)])
+        }
     }
 }
 
@@ -185,15 +206,9 @@ fn seeds(n: usize, symmetry: Symmetry) -> (Vec<Constraints>, Vec<Task>) {
 fn mirror_seeds(n: usize) -> (Vec<Constraints>, Vec<Task>) {
     let half = crate::constraints::full_mask(n / 2);
     let mut left = Constraints::new(n);
-    if n > 0 {
-        left.restrict(0, half);
-    }
+    left.restrict(0, half);
     let mut constraints = vec![left];
-    let mut tasks = vec![Task {
-        constraints: 0,
-        frontier: Frontier::ROOT,
-        weight: 2,
-    }];
+    let mut tasks = vec![Task::root(0, 2, false)];
     if n % 2 == 1 {
         let mut middle = Constraints::new(n);
         middle.restrict(0, 1 << (n / 2));
@@ -204,13 +219,20 @@ fn mirror_seeds(n: usize) -> (Vec<Constraints>, Vec<Task>) {
             2
         };
         constraints.push(middle);
-        tasks.push(Task {
-            constraints: 1,
-            frontier: Frontier::ROOT,
-            weight,
-        });
+        tasks.push(Task::root(1, weight, false));
     }
     (constraints, tasks)
+}
+
+/// Full symmetry: one seed per corner or edge case of [`crate::canonical`].
+fn full_seeds(n: usize) -> (Vec<Constraints>, Vec<Task>) {
+    let seeds = canonical::seeds(n);
+    let tasks = seeds
+        .iter()
+        .enumerate()
+        .map(|(i, seed)| Task::root(i, seed.weight, seed.check))
+        .collect();
+    (seeds.into_iter().map(|s| s.constraints).collect(), tasks)
 }
 
 #[cfg(test)]

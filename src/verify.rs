@@ -6,7 +6,7 @@ use crate::count::{count, Options};
 use crate::error::Error;
 use crate::published::published;
 
-/// One line of a verification: a computed count next to the published one.
+/// One line of a verification: computed counts next to the published ones.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct VerifyRow {
     /// The board size.
@@ -15,14 +15,19 @@ pub struct VerifyRow {
     pub computed: u128,
     /// The published total (A000170), if known.
     pub published: Option<u128>,
-    /// Whether the two agree (false when nothing is published).
+    /// The computed number of fundamental solutions.
+    pub unique: u128,
+    /// The published number of fundamental solutions (A002562), if known.
+    pub published_unique: Option<u128>,
+    /// Whether both counts agree with the published ones (false when nothing is published).
     pub ok: bool,
     /// Time of the count.
     pub seconds: f64,
 }
 
-/// Counts n = 0..=max with `options` and compares each total with A000170, calling
-/// `on_row` as soon as each row is known.
+/// Counts n = 0..=max with `options` (a split depth is capped at each n) and compares
+/// each total with A000170 and each fundamental count with A002562, calling `on_row` as
+/// soon as each row is known.
 pub fn verify(
     max: usize,
     options: &Options,
@@ -30,13 +35,20 @@ pub fn verify(
 ) -> Result<Vec<VerifyRow>, Error> {
     let mut rows = Vec::with_capacity(max + 1);
     for n in 0..=max {
-        let c = count(n, options)?;
-        let expected = published(n).map(|p| p.total);
+        let options = Options {
+            unique: true,
+            ..options.for_board(n)
+        };
+        let c = count(n, &options)?;
+        let unique = c.unique.expect("unique was asked for");
+        let expected = published(n);
         let row = VerifyRow {
             n,
             computed: c.total,
-            published: expected,
-            ok: expected == Some(c.total),
+            published: expected.map(|p| p.total),
+            unique,
+            published_unique: expected.map(|p| p.unique),
+            ok: expected.is_some_and(|p| p.total == c.total && p.unique == unique),
             seconds: c.seconds,
         };
         on_row(&row);

@@ -39,7 +39,7 @@ proptest! {
         prop_assert_eq!(&listed, &expected);
 
         for symmetry in Symmetry::ALL {
-            let options = Options { threads: Some(threads), symmetry, split_depth: None };
+            let options = Options { threads: Some(threads), symmetry, ..Options::default() };
             let count = count_completions(&p, &options).unwrap();
             prop_assert_eq!(count.total, expected.len() as u128);
         }

@@ -16,9 +16,12 @@ pub fn thread_count(s: &str) -> Result<usize, String> {
     parse_in_range(s, 1, nqueens::count::MAX_THREADS, "the thread count")
 }
 
-/// Parses a split depth (its upper bound, N, is checked once N is known).
-pub fn split_depth(s: &str) -> Result<usize, String> {
-    parse_in_range(s, 0, MAX_N, "the split depth")
+/// Parses a split depth; its range (1 to N) is checked once N is known, so any integer
+/// is taken here.
+pub fn split_depth(s: &str) -> Result<i64, String> {
+    s.trim()
+        .parse::<i64>()
+        .map_err(|_| "the split depth must be an integer from 1 to N".to_string())
 }
 
 /// Parses a symmetry mode name.
@@ -38,24 +41,52 @@ pub fn parse_in_range(s: &str, lo: usize, hi: usize, what: &str) -> Result<usize
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
     /// Worker threads [default: every logical CPU].
-    #[arg(long, value_name = "T", value_parser = thread_count)]
+    #[arg(long, value_name = "T", value_parser = thread_count, allow_negative_numbers = true)]
     pub threads: Option<usize>,
-    /// Symmetry reduction: none (whole tree) or mirror (first-row halving).
-    #[arg(long, value_name = "MODE", default_value = "mirror", value_parser = symmetry)]
+    /// Symmetry reduction: full (8-fold), mirror (first-row halving) or none (whole tree).
+    #[arg(long, value_name = "MODE", default_value = "full", value_parser = symmetry)]
     pub symmetry: Symmetry,
     /// Rows fixed to form tasks, from 1 to N [default: enough for thousands of tasks].
-    #[arg(long, value_name = "D", value_parser = split_depth)]
-    pub split_depth: Option<usize>,
+    #[arg(long, value_name = "D", value_parser = split_depth, allow_negative_numbers = true)]
+    pub split_depth: Option<i64>,
 }
 
 impl RunArgs {
-    /// The library options these arguments describe.
-    pub fn options(&self) -> Options {
+    /// The library options for a count of size `n`; the split depth must be in range.
+    pub fn options(&self, n: usize) -> Result<Options, nqueens::Error> {
+        let split_depth = match self.split_depth {
+            Some(depth) => Some(check_split_depth(n, depth)?),
+            None => None,
+        };
+        Ok(Options {
+            threads: self.threads,
+            symmetry: self.symmetry,
+            split_depth,
+            unique: false,
+        })
+    }
+
+    /// The library options for runs over many sizes up to `max_n`: a split depth is
+    /// capped into each board's range by the library ([`Options::for_board`]).
+    pub fn options_clamped(&self, max_n: usize) -> Options {
+        let hi = nqueens::tasks::max_split_depth(max_n) as i64;
         Options {
             threads: self.threads,
             symmetry: self.symmetry,
-            split_depth: self.split_depth,
+            split_depth: self.split_depth.map(|d| d.clamp(0, hi) as usize),
+            unique: false,
         }
+    }
+}
+
+/// Checks a split depth against the range of a board of size `n`.
+pub fn check_split_depth(n: usize, depth: i64) -> Result<usize, nqueens::Error> {
+    let lo = nqueens::tasks::min_split_depth(n) as i64;
+    let hi = nqueens::tasks::max_split_depth(n) as i64;
+    if (lo..=hi).contains(&depth) {
+        Ok(depth as usize)
+    } else {
+        Err(nqueens::Error::SplitDepth { n, depth })
     }
 }
 

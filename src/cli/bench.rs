@@ -36,9 +36,14 @@ pub fn run(args: &BenchArgs) -> Outcome {
             args.from, args.to
         )));
     }
+    // Check every rung before anything is printed.
+    for n in args.from..=args.to {
+        args.run.options(n)?;
+    }
+    let options = args.run.options_clamped(args.to);
     print_stdout(&nqueens::bench::table(&[]))?;
     let mut print_error = None;
-    let report = run_ladder(args.from, args.to, &args.run.options(), |row| {
+    let report = run_ladder(args.from, args.to, &options, |row| {
         if let Err(e) = print_stdout(&(table_row(row) + "\n")) {
             print_error.get_or_insert(e);
         }

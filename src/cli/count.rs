@@ -15,6 +15,9 @@ pub struct CountArgs {
     pub n: usize,
     #[command(flatten)]
     pub run: RunArgs,
+    /// Also count the fundamental solutions (distinct under rotations and reflections).
+    #[arg(long, conflicts_with = "place")]
+    pub unique: bool,
     /// Print one JSON object instead of the total alone.
     #[arg(long)]
     pub json: bool,
@@ -32,9 +35,13 @@ struct PlacedCount<'a> {
 
 /// Runs `count`.
 pub fn run(args: &CountArgs) -> Outcome {
+    let options = nqueens::Options {
+        unique: args.unique,
+        ..args.run.options(args.n)?
+    };
     if let Some(text) = &args.place {
         let placement = place::placement(args.n, Some(text))?;
-        let count = nqueens::completion::count_completions(&placement, &args.run.options())?;
+        let count = nqueens::completion::count_completions(&placement, &options)?;
         let text = if args.json {
             let placed = PlacedCount {
                 count: &count,
@@ -47,9 +54,11 @@ pub fn run(args: &CountArgs) -> Outcome {
         print_stdout(&text)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let count = nqueens::count(args.n, &args.run.options())?;
+    let count = nqueens::count(args.n, &options)?;
     let text = if args.json {
         serde_json::to_string(&count).expect("a count serializes") + "\n"
+    } else if let Some(unique) = count.unique {
+        format!("total: {}\nunique: {unique}\n", count.total)
     } else {
         format!("{}\n", count.total)
     };

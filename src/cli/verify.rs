@@ -30,12 +30,13 @@ fn max_n(s: &str) -> Result<usize, String> {
 pub fn run(args: &VerifyArgs) -> Outcome {
     if !args.json {
         print_stdout(&format!(
-            "{:>3}  {:>20}  {:>20}  {:>3}  {:>10}\n",
-            "n", "computed", "published", "ok", "seconds"
+            "{:>3}  {:>20}  {:>20}  {:>19}  {:>19}  {:>3}  {:>10}\n",
+            "n", "total", "published", "unique", "published", "ok", "seconds"
         ))?;
     }
     let mut print_error = None;
-    let rows = verify(args.max, &args.run.options(), |row| {
+    let options = args.run.options_clamped(args.max);
+    let rows = verify(args.max, &options, |row| {
         if !args.json {
             if let Err(e) = print_stdout(&table_row(row)) {
                 print_error.get_or_insert(e);
@@ -64,14 +65,14 @@ pub fn run(args: &VerifyArgs) -> Outcome {
 }
 
 fn table_row(row: &VerifyRow) -> String {
-    let published = row
-        .published
-        .map_or_else(|| "-".to_string(), |p| p.to_string());
+    let show = |value: Option<u128>| value.map_or_else(|| "-".to_string(), |p| p.to_string());
     format!(
-        "{:>3}  {:>20}  {:>20}  {:>3}  {:>10.3}\n",
+        "{:>3}  {:>20}  {:>20}  {:>19}  {:>19}  {:>3}  {:>10.3}\n",
         row.n,
         row.computed,
-        published,
+        show(row.published),
+        row.unique,
+        show(row.published_unique),
         if row.ok { "ok" } else { "BAD" },
         row.seconds
     )

@@ -40,6 +40,9 @@ pub enum Error {
         /// The task limit.
         limit: usize,
     },
+    /// Pre-placed queens that are not a valid placement.
+    #[error(transparent)]
+    Placement(#[from] crate::placement::PlacementError),
     /// The counts break Burnside's lemma: a bug, never expected.
     #[error("internal error: total {total}, rot180 {rot180} and rot90 {rot90} for N = {n} do not give a whole number of classes")]
     Inconsistent {
@@ -76,6 +79,7 @@ impl Error {
                 | Error::SplitDepth { .. }
                 | Error::Threads { .. }
                 | Error::TooManyTasks { .. }
+                | Error::Placement(_)
         )
     }
 }

@@ -14,16 +14,21 @@
 //! ```
 
 pub mod bench;
+pub mod board;
 pub mod canonical;
+pub mod completion;
 pub mod constraints;
 pub mod count;
 pub mod d4;
 pub mod error;
+pub mod format;
 pub mod kernel;
 pub mod machine;
 pub mod naive;
+pub mod placement;
 pub mod published;
 pub mod rotation;
+pub mod solutions;
 pub mod symmetry;
 pub mod tasks;
 pub mod verify;

@@ -71,6 +71,19 @@ impl TaskList {
     /// rows (or, with `None`, as many as it takes to reach [`TARGET_TASKS`]).
     pub fn build(n: usize, symmetry: Symmetry, split_depth: Option<usize>) -> Result<Self, Error> {
         check_board_size(n)?;
+        Self::build_within(&Constraints::new(n), symmetry, split_depth)
+    }
+
+    /// Like [`TaskList::build`], with every row further limited by `base` (e.g. the
+    /// constraints of pre-placed queens, see [`crate::placement`]). The caller must
+    /// choose a `symmetry` under which the solutions allowed by `base` are invariant
+    /// (see [`crate::placement::Placement::exact_symmetry`]), or the count is wrong.
+    pub fn build_within(
+        base: &Constraints,
+        symmetry: Symmetry,
+        split_depth: Option<usize>,
+    ) -> Result<Self, Error> {
+        let n = base.n();
         let max_depth = max_split_depth(n);
         if let Some(depth) = split_depth {
             if !(min_split_depth(n)..=max_depth).contains(&depth) {
@@ -80,7 +93,12 @@ impl TaskList {
                 });
             }
         }
-        let (constraints, seeds) = seeds(n, symmetry);
+        let (mut constraints, seeds) = seeds(n, symmetry);
+        for c in &mut constraints {
+            for row in 0..n {
+                c.restrict(row, base.allowed(row));
+            }
+        }
         let mut list = TaskList {
             n,
             symmetry,

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::args::{board_size, RunArgs};
-use super::{print_stdout, Outcome};
+use super::{place, print_stdout, Outcome};
 
 /// Arguments of `count`.
 #[derive(Debug, Args)]
@@ -16,11 +16,21 @@ pub struct CountArgs {
     #[command(flatten)]
     pub run: RunArgs,
     /// Also count the fundamental solutions (distinct under rotations and reflections).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "place")]
     pub unique: bool,
     /// Print one JSON object instead of the total alone.
     #[arg(long)]
     pub json: bool,
+    #[arg(long, value_name = "R:C[,R:C...]", help = place::HELP, allow_hyphen_values = true)]
+    pub place: Option<String>,
+}
+
+/// A count of completions in JSON: the count's fields and the placed queens.
+#[derive(serde::Serialize)]
+struct PlacedCount<'a> {
+    #[serde(flatten)]
+    count: &'a nqueens::Count,
+    placement: String,
 }
 
 /// Runs `count`.
@@ -29,6 +39,21 @@ pub fn run(args: &CountArgs) -> Outcome {
         unique: args.unique,
         ..args.run.options(args.n)?
     };
+    if let Some(text) = &args.place {
+        let placement = place::placement(args.n, Some(text))?;
+        let count = nqueens::completion::count_completions(&placement, &options)?;
+        let text = if args.json {
+            let placed = PlacedCount {
+                count: &count,
+                placement: placement.to_string(),
+            };
+            serde_json::to_string(&placed).expect("a count serializes") + "\n"
+        } else {
+            format!("{}\n", count.total)
+        };
+        print_stdout(&text)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let count = nqueens::count(args.n, &options)?;
     let text = if args.json {
         serde_json::to_string(&count).expect("a count serializes") + "\n"

@@ -7,6 +7,8 @@
 mod args;
 mod bench;
 mod count;
+mod place;
+mod solve;
 mod verify;
 
 use std::process::ExitCode;
@@ -25,6 +27,8 @@ struct Cli {
 enum Command {
     /// Count the solutions for an N x N board.
     Count(count::CountArgs),
+    /// Write every solution (or the completions of placed queens) in lexicographic order.
+    Solve(solve::SolveArgs),
     /// Count n = 0..=MAX and compare with the published totals (OEIS A000170).
     Verify(verify::VerifyArgs),
     /// Time a ladder of counts and save the table under results/.
@@ -77,6 +81,7 @@ pub fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         Command::Count(a) => count::run(&a),
+        Command::Solve(a) => solve::run(&a),
         Command::Verify(a) => verify::run(&a),
         Command::Bench(a) => bench::run(&a),
     };

@@ -1,0 +1,67 @@
+//! `nqueens solve N`: every solution (or the completions of placed queens), streamed in
+//! lexicographic order in one of the classic formats.
+
+use std::io::{BufWriter, ErrorKind};
+use std::process::ExitCode;
+
+use clap::Args;
+use nqueens::format::Format;
+use nqueens::solutions::{write_solutions, ListOptions};
+
+use super::args::{board_size, parse_in_range, thread_count};
+use super::{place, Failure, Outcome};
+
+/// Bytes buffered before a write to stdout.
+const STDOUT_BUFFER: usize = 1 << 20;
+
+/// Arguments of `solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The board size, from 0 to 32.
+    #[arg(value_parser = board_size, allow_negative_numbers = true)]
+    pub n: usize,
+    /// Output format: board (AcWing 843 text), leetcode (JSON array of row strings),
+    /// columns (one line of columns per solution) or jsonl (one JSON object per line).
+    #[arg(long, value_name = "FORMAT", default_value = "board", value_parser = format)]
+    pub format: Format,
+    /// Stop after K solutions.
+    #[arg(long, value_name = "K", value_parser = limit)]
+    pub limit: Option<u64>,
+    /// List one solution per symmetry class: the lexicographically smallest of its 8
+    /// rotations and reflections.
+    #[arg(long, conflicts_with = "place")]
+    pub unique: bool,
+    #[arg(long, value_name = "R:C[,R:C...]", help = place::HELP, allow_hyphen_values = true)]
+    pub place: Option<String>,
+    /// Worker threads [default: every logical CPU]. The output does not depend on it.
+    #[arg(long, value_name = "T", value_parser = thread_count)]
+    pub threads: Option<usize>,
+}
+
+/// Parses an output format name.
+fn format(s: &str) -> Result<Format, String> {
+    s.parse::<Format>().map_err(|e| e.to_string())
+}
+
+/// Parses a solution limit.
+fn limit(s: &str) -> Result<u64, String> {
+    parse_in_range(s, 0, u64::MAX as usize, "the limit").map(|k| k as u64)
+}
+
+/// Runs `solve`.
+pub fn run(args: &SolveArgs) -> Outcome {
+    let placement = place::placement(args.n, args.place.as_deref())?;
+    let options = ListOptions {
+        threads: args.threads,
+        unique: args.unique,
+        limit: args.limit,
+    };
+    let out = BufWriter::with_capacity(STDOUT_BUFFER, std::io::stdout());
+    match write_solutions(&placement, &options, args.format, out) {
+        Ok(_) => Ok(ExitCode::SUCCESS),
+        Err(nqueens::Error::Io { source, .. }) if source.kind() == ErrorKind::BrokenPipe => {
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Err(Failure::from(e)),
+    }
+}

@@ -99,6 +99,42 @@ pub fn run_task(list: &TaskList, task: &Task) -> (u128, Tally) {
     (u128::from(tally.solutions) * u128::from(task.weight), tally)
 }
 
+/// What one finished task contributed to a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskResult {
+    /// The task's position in [`TaskList::tasks`].
+    pub index: usize,
+    /// Its solutions times its weight.
+    pub weighted: u128,
+    /// The queens its search placed.
+    pub nodes: u64,
+}
+
+/// Runs the tasks of `list` at `indices` on the current rayon pool, calling `on_done`
+/// (from the worker threads) as each one finishes; returns the sums of their weighted
+/// solutions and nodes. The engine under checkpoints, shards and progress reports.
+///
+/// # Panics
+/// If an index is out of range.
+pub fn run_tasks<F>(list: &TaskList, indices: &[usize], on_done: F) -> (u128, u64)
+where
+    F: Fn(TaskResult) + Sync,
+{
+    indices
+        .par_iter()
+        .with_max_len(1)
+        .map(|&index| {
+            let (weighted, tally) = run_task(list, &list.tasks[index]);
+            on_done(TaskResult {
+                index,
+                weighted,
+                nodes: tally.nodes,
+            });
+            (weighted, tally.nodes)
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+}
+
 /// Runs every task of `list` on the current rayon pool: (weighted total, kernel nodes).
 fn run_all(list: &TaskList) -> (u128, u64) {
     list.tasks
@@ -133,5 +169,21 @@ mod tests {
             let totals: Vec<u128> = (0..=8).map(|n| count(n, &options).unwrap().total).collect();
             assert_eq!(totals, [1, 1, 0, 0, 2, 10, 4, 40, 92], "{symmetry}");
         }
+    }
+
+    #[test]
+    fn run_tasks_reports_every_selected_task() {
+        let list = TaskList::build(9, Symmetry::Mirror, Some(2)).unwrap();
+        let all: Vec<usize> = (0..list.len()).collect();
+        let seen = std::sync::Mutex::new(Vec::new());
+        let (total, nodes) = run_tasks(&list, &all, |r| seen.lock().unwrap().push(r));
+        assert_eq!(total, 352);
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_by_key(|r| r.index);
+        assert_eq!(seen.len(), list.len());
+        assert_eq!(seen.iter().map(|r| r.weighted).sum::<u128>(), 352);
+        assert_eq!(seen.iter().map(|r| r.nodes).sum::<u64>(), nodes);
+        let (odd, _) = run_tasks(&list, &[1, 3], |_| {});
+        assert_eq!(odd, seen[1].weighted + seen[3].weighted);
     }
 }

@@ -14,13 +14,18 @@
 //! ```
 
 pub mod bench;
+pub mod checkpoint;
 pub mod constraints;
 pub mod count;
 pub mod error;
+pub mod estimate;
 pub mod kernel;
+pub mod longrun;
 pub mod machine;
 pub mod naive;
 pub mod published;
+pub mod run_id;
+pub mod shard;
 pub mod symmetry;
 pub mod tasks;
 pub mod verify;

@@ -147,7 +147,7 @@ pub fn estimate_nodes(list: &TaskList, probes: u64, seed: u64) -> NodeEstimate {
     let sums: Vec<(f64, f64)> = (0..chunks)
         .into_par_iter()
         .map(|chunk| {
-            let mut rng = SplitMix64::new(seed ^ chunk.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let mut rng = SplitMix64::for_chunk(seed, chunk);
             let size = CHUNK.min(probes - chunk * CHUNK);
             let (mut sum, mut squares) = (0.0, 0.0);
             for _ in 0..size {
@@ -228,6 +228,16 @@ impl SplitMix64 {
     /// A generator started from `seed`.
     pub fn new(seed: u64) -> Self {
         SplitMix64 { state: seed }
+    }
+
+    /// The generator of chunk `chunk` of the probes seeded by `seed`: its start is a
+    /// hash of both, so that the chunks' sequences do not overlap.
+    pub fn for_chunk(seed: u64, chunk: u64) -> Self {
+        let mut g = SplitMix64::new(seed);
+        let a = g.next_u64();
+        let mut h = SplitMix64::new(a ^ chunk.wrapping_mul(0xd6e8_feb8_6659_fd93));
+        h.next_u64();
+        SplitMix64::new(h.next_u64())
     }
 
     /// The next 64 random bits.

@@ -17,6 +17,8 @@ pub mod bench;
 pub mod checkpoint;
 pub mod constraints;
 pub mod count;
+#[cfg(feature = "mpi")]
+pub mod distributed;
 pub mod error;
 pub mod estimate;
 pub mod kernel;

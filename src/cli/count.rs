@@ -18,10 +18,19 @@ pub struct CountArgs {
     /// Print one JSON object instead of the total alone.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub long: super::longrun::LongRunArgs,
 }
 
 /// Runs `count`.
 pub fn run(args: &CountArgs) -> Outcome {
+    #[cfg(feature = "mpi")]
+    if nqueens::distributed::launched_by_mpi() {
+        return super::longrun::run_distributed(args);
+    }
+    if args.long.wanted() {
+        return super::longrun::run(args);
+    }
     let count = nqueens::count(args.n, &args.run.options())?;
     let text = if args.json {
         serde_json::to_string(&count).expect("a count serializes") + "\n"

@@ -7,6 +7,10 @@
 mod args;
 mod bench;
 mod count;
+mod estimate;
+mod longrun;
+mod merge;
+mod progress;
 mod verify;
 
 use std::process::ExitCode;
@@ -29,6 +33,10 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Time a ladder of counts and save the table under results/.
     Bench(bench::BenchArgs),
+    /// Sum the JSON outputs of `count --shard I/K --json` into the total.
+    Merge(merge::MergeArgs),
+    /// Estimate the nodes and run time of a count (Knuth's random probes).
+    Estimate(estimate::EstimateArgs),
 }
 
 /// A command's failure: the message for stderr and the exit status.
@@ -79,6 +87,8 @@ pub fn main() -> ExitCode {
         Command::Count(a) => count::run(&a),
         Command::Verify(a) => verify::run(&a),
         Command::Bench(a) => bench::run(&a),
+        Command::Merge(a) => merge::run(&a),
+        Command::Estimate(a) => estimate::run(&a),
     };
     match outcome {
         Ok(code) => code,

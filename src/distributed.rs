@@ -3,7 +3,8 @@
 //! Every rank builds the same deterministic task list. Rank 0 hands out task indices
 //! from a shared counter: its own worker threads take them one at a time, and its
 //! main thread answers the other ranks' requests with ranges whose size shrinks as
-//! the work runs out (guided scheduling), so fast and slow ranks finish together.
+//! the work runs out (guided scheduling), so fast and slow ranks finish together;
+//! it polls for requests rather than blocking, as MPI's blocking receive spins a core.
 //! Each rank runs its ranges on its own rayon pool; at the end one reduction sums the
 //! weighted solutions (as 32-bit limbs, so the `u128` total is exact), the nodes and
 //! the thread counts on rank 0, which alone returns the result.
@@ -35,6 +36,9 @@ const LOCAL_SIZE_VARIABLES: [&str; 2] = ["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCA
 const REQUEST: i32 = 1;
 /// The tag of rank 0's answer: a task range, empty when the work is done.
 const RANGE: i32 = 2;
+
+/// How long rank 0's main thread sleeps between checks for requests.
+const POLL: std::time::Duration = std::time::Duration::from_micros(500);
 
 /// Whether this process was started by an MPI launcher such as `mpirun`.
 pub fn launched_by_mpi() -> bool {
@@ -133,7 +137,14 @@ fn serve_and_work<C: Communicator>(
         });
         let mut working = ranks - 1;
         while working > 0 {
-            let (request, status) = world.any_process().receive_vec_with_tag::<u64>(REQUEST);
+            // A blocking receive would spin a core that the workers need: poll gently.
+            let Some(probed) = world.any_process().immediate_probe_with_tag(REQUEST) else {
+                std::thread::sleep(POLL);
+                continue;
+            };
+            let (request, status) = world
+                .process_at_rank(probed.source_rank())
+                .receive_vec_with_tag::<u64>(REQUEST);
             let wanted = request.first().copied().unwrap_or(1).max(1) as usize;
             let left = len.saturating_sub(next.load(Ordering::Relaxed));
             let size = wanted.max(left / (4 * ranks)).max(1);

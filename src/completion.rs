@@ -5,14 +5,9 @@
 //! stays exact for that placement ([`Placement::exact_symmetry`]), and run by the
 //! unchanged kernel.
 
-use std::time::Instant;
-
-use rayon::prelude::*;
-
-use crate::count::{build_pool, resolve_threads, run_task, Count, Options};
+use crate::count::{count_within, Count, Options};
 use crate::error::Error;
-use crate::placement::{Placement, PlacementError};
-use crate::tasks::TaskList;
+use crate::placement::Placement;
 
 /// Counts the solutions that extend `placement`. The result's `symmetry` is the mode
 /// actually used, which may be weaker than `options.symmetry`.
@@ -27,39 +22,7 @@ use crate::tasks::TaskList;
 /// assert_eq!(count.symmetry, nqueens::Symmetry::None);
 /// ```
 pub fn count_completions(placement: &Placement, options: &Options) -> Result<Count, Error> {
-    let n = placement.n();
-    if options.unique {
-        return Err(PlacementError::Unique.into());
-    }
-    let threads = resolve_threads(options.threads)?;
-    let pool = build_pool(threads)?;
-    let start = Instant::now();
-    let symmetry = placement.exact_symmetry(options.symmetry);
-    let list = TaskList::build_within(&placement.constraints(), symmetry, options.split_depth)?;
-    let (total, nodes) = pool.install(|| {
-        list.tasks
-            .par_iter()
-            .with_max_len(1)
-            .map(|task| {
-                let (weighted, tally) = run_task(&list, task);
-                (weighted, tally.nodes)
-            })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
-    });
-    Ok(Count {
-        n,
-        total,
-        unique: None,
-        rot180: None,
-        rot90: None,
-        nodes: nodes + list.setup_nodes,
-        tasks: list.len(),
-        threads,
-        symmetry,
-        split_depth: list.split_depth,
-        seconds: start.elapsed().as_secs_f64(),
-        version: crate::VERSION,
-    })
+    count_within(placement, options)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::kernel::{search, search_canonical, Tally};
+use crate::placement::{Placement, PlacementError};
 use crate::rotation::{fixed_by, fundamental, Rotation};
 use crate::symmetry::Symmetry;
 use crate::tasks::{Task, TaskList};
@@ -72,6 +73,9 @@ pub struct Count {
     pub seconds: f64,
     /// The version of this crate.
     pub version: &'static str,
+    /// The pre-placed queens (`R:C,...`) whose completions were counted, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement: Option<String>,
 }
 
 /// Counts the solutions of the n-queens problem.
@@ -85,25 +89,32 @@ pub struct Count {
 /// assert!(count(33, &options).is_err());
 /// ```
 pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
+    crate::tasks::check_board_size(n)?;
+    count_within(&Placement::empty(n)?, options)
+}
+
+/// Counts the solutions that extend `placement` (all solutions for the empty one).
+///
+/// Symmetry reduction is used only where it stays exact
+/// ([`Placement::exact_symmetry`]); the result's `symmetry` is the mode actually used.
+/// Fundamental counts (`options.unique`) are only defined for the whole board.
+pub fn count_within(placement: &Placement, options: &Options) -> Result<Count, Error> {
+    let n = placement.n();
+    if options.unique && !placement.is_empty() {
+        return Err(PlacementError::Unique.into());
+    }
     let threads = resolve_threads(options.threads)?;
     let pool = build_pool(threads)?;
     let start = Instant::now();
-    let list = TaskList::build(n, options.symmetry, options.split_depth)?;
+    let list = TaskList::for_placement(placement, options.symmetry, options.split_depth)?;
     let (total, nodes) = pool.install(|| run_all(&list));
     let (unique, rot180, rot90) = if options.unique {
-        let (rot180, rot90) = pool.install(|| {
-            rayon::join(
-                || fixed_by(n, Rotation::HalfTurn),
-                || fixed_by(n, Rotation::QuarterTurn),
-            )
-        });
-        let unique = fundamental(n, total, rot180, rot90).ok_or(Error::Inconsistent {
-            n,
-            total,
-            rot180,
-            rot90,
-        })?;
-        (Some(unique), Some(rot180), Some(rot90))
+        let fundamental = pool.install(|| fundamental_counts(n, total))?;
+        (
+            Some(fundamental.0),
+            Some(fundamental.1),
+            Some(fundamental.2),
+        )
     } else {
         (None, None, None)
     };
@@ -116,11 +127,29 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
         nodes: nodes + list.setup_nodes,
         tasks: list.len(),
         threads,
-        symmetry: options.symmetry,
+        symmetry: list.symmetry,
         split_depth: list.split_depth,
         seconds: start.elapsed().as_secs_f64(),
         version: crate::VERSION,
+        placement: (!placement.is_empty()).then(|| placement.to_string()),
     })
+}
+
+/// `(unique, rot180, rot90)` for a board of size `n` with `total` solutions: the
+/// rotation-fixed solutions are searched (in parallel on the current pool) and the
+/// fundamental count follows by Burnside's lemma.
+pub fn fundamental_counts(n: usize, total: u128) -> Result<(u128, u128, u128), Error> {
+    let (rot180, rot90) = rayon::join(
+        || fixed_by(n, Rotation::HalfTurn),
+        || fixed_by(n, Rotation::QuarterTurn),
+    );
+    let unique = fundamental(n, total, rot180, rot90).ok_or(Error::Inconsistent {
+        n,
+        total,
+        rot180,
+        rot90,
+    })?;
+    Ok((unique, rot180, rot90))
 }
 
 /// The thread count to use: the requested one, checked, or every logical CPU.
@@ -153,6 +182,42 @@ pub fn run_task(list: &TaskList, task: &Task) -> (u128, Tally) {
         search(constraints, task.frontier)
     };
     (u128::from(tally.solutions) * u128::from(task.weight), tally)
+}
+
+/// What one finished task contributed to a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskResult {
+    /// The task's position in [`TaskList::tasks`].
+    pub index: usize,
+    /// Its solutions times its weight.
+    pub weighted: u128,
+    /// The queens its search placed.
+    pub nodes: u64,
+}
+
+/// Runs the tasks of `list` at `indices` on the current rayon pool, calling `on_done`
+/// (from the worker threads) as each one finishes; returns the sums of their weighted
+/// solutions and nodes. The engine under checkpoints, shards and progress reports.
+///
+/// # Panics
+/// If an index is out of range.
+pub fn run_tasks<F>(list: &TaskList, indices: &[usize], on_done: F) -> (u128, u64)
+where
+    F: Fn(TaskResult) + Sync,
+{
+    indices
+        .par_iter()
+        .with_max_len(1)
+        .map(|&index| {
+            let (weighted, tally) = run_task(list, &list.tasks[index]);
+            on_done(TaskResult {
+                index,
+                weighted,
+                nodes: tally.nodes,
+            });
+            (weighted, tally.nodes)
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
 /// Runs every task of `list` on the current rayon pool: (weighted total, kernel nodes).
@@ -189,5 +254,21 @@ mod tests {
             let totals: Vec<u128> = (0..=8).map(|n| count(n, &options).unwrap().total).collect();
             assert_eq!(totals, [1, 1, 0, 0, 2, 10, 4, 40, 92], "{symmetry}");
         }
+    }
+
+    #[test]
+    fn run_tasks_reports_every_selected_task() {
+        let list = TaskList::build(9, Symmetry::Mirror, Some(2)).unwrap();
+        let all: Vec<usize> = (0..list.len()).collect();
+        let seen = std::sync::Mutex::new(Vec::new());
+        let (total, nodes) = run_tasks(&list, &all, |r| seen.lock().unwrap().push(r));
+        assert_eq!(total, 352);
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_by_key(|r| r.index);
+        assert_eq!(seen.len(), list.len());
+        assert_eq!(seen.iter().map(|r| r.weighted).sum::<u128>(), 352);
+        assert_eq!(seen.iter().map(|r| r.nodes).sum::<u64>(), nodes);
+        let (odd, _) = run_tasks(&list, &[1, 3], |_| {});
+        assert_eq!(odd, seen[1].weighted + seen[3].weighted);
     }
 }

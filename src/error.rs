@@ -58,6 +58,26 @@ pub enum Error {
     /// The thread pool could not be built.
     #[error("cannot start the thread pool: {0}")]
     ThreadPool(String),
+    /// A checkpoint file cannot be used for this run (another run's, or corrupt).
+    #[error("checkpoint {path}: {problem}")]
+    Checkpoint {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// A shard specification is malformed or out of range.
+    #[error("{0}")]
+    Shard(String),
+    /// A set of shard outputs cannot be merged.
+    #[error("{0}")]
+    Merge(String),
+    /// An estimate option is out of range.
+    #[error("{0}")]
+    Estimate(String),
+    /// A distributed (MPI) run failed.
+    #[error("MPI: {0}")]
+    Mpi(String),
     /// Reading or writing a file failed.
     #[error("{context}: {source}")]
     Io {
@@ -80,6 +100,9 @@ impl Error {
                 | Error::Threads { .. }
                 | Error::TooManyTasks { .. }
                 | Error::Placement(_)
+                | Error::Checkpoint { .. }
+                | Error::Shard(_)
+                | Error::Estimate(_)
         )
     }
 }

@@ -194,13 +194,15 @@ impl Placement {
     }
 
     /// The symmetry reduction that counts the completions exactly, given the one
-    /// requested: mirror halving when it was requested (or a stronger mode) and the
+    /// requested: the requested one for the empty placement; otherwise mirror halving when it was requested (or a stronger mode) and the
     /// placement is its own mirror image, otherwise none. The set of completions is only
     /// invariant under the symmetries of the placement, so the simplest exact choice is
     /// to keep mirror halving for mirror-symmetric placements and drop every reduction
     /// for the others.
     pub fn exact_symmetry(&self, requested: Symmetry) -> Symmetry {
-        if requested == Symmetry::None || !self.is_mirror_symmetric() {
+        if self.queens.is_empty() {
+            requested
+        } else if requested == Symmetry::None || !self.is_mirror_symmetric() {
             Symmetry::None
         } else {
             Symmetry::Mirror

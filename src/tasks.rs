@@ -12,6 +12,7 @@ use crate::canonical;
 use crate::constraints::{Constraints, MAX_N};
 use crate::error::Error;
 use crate::kernel::Frontier;
+use crate::placement::Placement;
 use crate::symmetry::Symmetry;
 
 /// When no split depth is given, rows are fixed until there are at least this many tasks.
@@ -72,6 +73,22 @@ impl TaskList {
     pub fn build(n: usize, symmetry: Symmetry, split_depth: Option<usize>) -> Result<Self, Error> {
         check_board_size(n)?;
         Self::build_within(&Constraints::new(n), symmetry, split_depth)
+    }
+
+    /// The tasks of a count of the completions of `placement` (all solutions for the
+    /// empty placement), under the strongest reduction no stronger than `symmetry` that
+    /// stays exact for it ([`Placement::exact_symmetry`]).
+    pub fn for_placement(
+        placement: &Placement,
+        symmetry: Symmetry,
+        split_depth: Option<usize>,
+    ) -> Result<Self, Error> {
+        let symmetry = placement.exact_symmetry(symmetry);
+        if placement.is_empty() {
+            Self::build(placement.n(), symmetry, split_depth)
+        } else {
+            Self::build_within(&placement.constraints(), symmetry, split_depth)
+        }
     }
 
     /// Like [`TaskList::build`], with every row further limited by `base` (e.g. the

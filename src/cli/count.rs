@@ -1,8 +1,10 @@
-//! `nqueens count N`: the exact number of solutions.
+//! `nqueens count N`: the exact number of solutions (or of the completions of placed
+//! queens), optionally sharded, checkpointed, watched, or spread over MPI ranks.
 
 use std::process::ExitCode;
 
 use clap::Args;
+use nqueens::Count;
 
 use super::args::{board_size, RunArgs};
 use super::{place, print_stdout, Outcome};
@@ -16,47 +18,46 @@ pub struct CountArgs {
     #[command(flatten)]
     pub run: RunArgs,
     /// Also count the fundamental solutions (distinct under rotations and reflections).
-    #[arg(long, conflicts_with = "place")]
+    #[arg(long, conflicts_with_all = ["place", "shard"])]
     pub unique: bool,
     /// Print one JSON object instead of the total alone.
     #[arg(long)]
     pub json: bool,
     #[arg(long, value_name = "R:C[,R:C...]", help = place::HELP, allow_hyphen_values = true)]
     pub place: Option<String>,
+    #[command(flatten)]
+    pub long: super::longrun::LongRunArgs,
 }
 
-/// A count of completions in JSON: the count's fields and the placed queens.
-#[derive(serde::Serialize)]
-struct PlacedCount<'a> {
-    #[serde(flatten)]
-    count: &'a nqueens::Count,
-    placement: String,
+impl CountArgs {
+    /// The library options these arguments describe.
+    pub fn options(&self) -> Result<nqueens::Options, nqueens::Error> {
+        Ok(nqueens::Options {
+            unique: self.unique,
+            ..self.run.options(self.n)?
+        })
+    }
 }
 
 /// Runs `count`.
 pub fn run(args: &CountArgs) -> Outcome {
-    let options = nqueens::Options {
-        unique: args.unique,
-        ..args.run.options(args.n)?
-    };
-    if let Some(text) = &args.place {
-        let placement = place::placement(args.n, Some(text))?;
-        let count = nqueens::completion::count_completions(&placement, &options)?;
-        let text = if args.json {
-            let placed = PlacedCount {
-                count: &count,
-                placement: placement.to_string(),
-            };
-            serde_json::to_string(&placed).expect("a count serializes") + "\n"
-        } else {
-            format!("{}\n", count.total)
-        };
-        print_stdout(&text)?;
-        return Ok(ExitCode::SUCCESS);
+    let options = args.options()?;
+    let placement = place::placement(args.n, args.place.as_deref())?;
+    #[cfg(feature = "mpi")]
+    if nqueens::distributed::launched_by_mpi() {
+        return super::longrun::run_distributed(args, &placement, &options);
     }
-    let count = nqueens::count(args.n, &options)?;
-    let text = if args.json {
-        serde_json::to_string(&count).expect("a count serializes") + "\n"
+    if args.long.wanted() {
+        return super::longrun::run(args, &placement, &options);
+    }
+    let count = nqueens::count::count_within(&placement, &options)?;
+    print_count(&count, args.json)
+}
+
+/// Prints a count: the total alone, `total:`/`unique:` lines with `--unique`, or JSON.
+pub fn print_count(count: &Count, json: bool) -> Outcome {
+    let text = if json {
+        serde_json::to_string(count).expect("a count serializes") + "\n"
     } else if let Some(unique) = count.unique {
         format!("total: {}\nunique: {unique}\n", count.total)
     } else {

@@ -7,7 +7,11 @@
 mod args;
 mod bench;
 mod count;
+mod estimate;
+mod longrun;
+mod merge;
 mod place;
+mod progress;
 mod solve;
 mod verify;
 
@@ -33,6 +37,10 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Time a ladder of counts and save the table under results/.
     Bench(bench::BenchArgs),
+    /// Sum the JSON outputs of `count --shard I/K --json` into the total.
+    Merge(merge::MergeArgs),
+    /// Estimate the nodes and run time of a count (Knuth's random probes).
+    Estimate(estimate::EstimateArgs),
 }
 
 /// A command's failure: the message for stderr and the exit status.
@@ -84,6 +92,8 @@ pub fn main() -> ExitCode {
         Command::Solve(a) => solve::run(&a),
         Command::Verify(a) => verify::run(&a),
         Command::Bench(a) => bench::run(&a),
+        Command::Merge(a) => merge::run(&a),
+        Command::Estimate(a) => estimate::run(&a),
     };
     match outcome {
         Ok(code) => code,

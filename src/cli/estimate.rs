@@ -1,0 +1,97 @@
+//! `nqueens estimate N`: the expected nodes and run time of `count N`.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use nqueens::estimate::{estimate, Estimate, DEFAULT_PROBES, MAX_PROBES};
+
+use super::args::{board_size, RunArgs};
+use super::{print_stdout, Outcome};
+
+/// Arguments of `estimate`.
+#[derive(Debug, Args)]
+pub struct EstimateArgs {
+    /// The board size, from 0 to 32.
+    #[arg(value_parser = board_size, allow_negative_numbers = true)]
+    pub n: usize,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Random probes to draw (more probes, narrower spread).
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_PROBES, value_parser = probes)]
+    pub probes: u64,
+    /// Seed of the probes: the same seed gives the same node estimate.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Print one JSON object instead of the summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn probes(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(p) if (1..=MAX_PROBES).contains(&p) => Ok(p),
+        _ => Err(format!(
+            "the probe count must be an integer from 1 to {MAX_PROBES}"
+        )),
+    }
+}
+
+/// Runs `estimate`.
+pub fn run(args: &EstimateArgs) -> Outcome {
+    let e = estimate(args.n, &args.run.options(args.n)?, args.probes, args.seed)?;
+    let text = if args.json {
+        serde_json::to_string(&e).expect("an estimate serializes") + "\n"
+    } else {
+        summary(&e)
+    };
+    print_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The human-readable estimate.
+fn summary(e: &Estimate) -> String {
+    let percent = if e.nodes > 0.0 {
+        100.0 * 1.96 * e.nodes_stderr / e.nodes
+    } else {
+        0.0
+    };
+    format!(
+        "n = {}, symmetry {}, split depth {}, {} tasks, {} probes (seed {})\n\
+         nodes:   {:.4e} +/- {:.1}% (95%: {:.4e} .. {:.4e})\n\
+         time:    {} on {} threads (95%: {} .. {})\n\
+         cpu:     {:.3e} core-hours at {:.3e} nodes/s per thread (measured here)\n",
+        e.n,
+        e.symmetry,
+        e.split_depth,
+        e.tasks,
+        e.probes,
+        e.seed,
+        e.nodes,
+        percent,
+        e.nodes_low,
+        e.nodes_high,
+        duration(e.seconds),
+        e.threads,
+        duration(e.seconds_low),
+        duration(e.seconds_high),
+        e.core_hours,
+        e.nodes_per_second_per_thread,
+    )
+}
+
+/// Seconds in the largest fitting unit.
+fn duration(seconds: f64) -> String {
+    const UNITS: [(f64, &str); 5] = [
+        (365.25 * 86400.0, "years"),
+        (86400.0, "days"),
+        (3600.0, "hours"),
+        (60.0, "minutes"),
+        (1.0, "seconds"),
+    ];
+    for (size, name) in UNITS {
+        if seconds >= size {
+            return format!("{:.3} {name}", seconds / size);
+        }
+    }
+    format!("{seconds:.3} seconds")
+}

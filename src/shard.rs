@@ -1,0 +1,311 @@
+//! Shards: a count split over independent jobs, and the merge of their outputs.
+//!
+//! Shard `I/K` runs the tasks whose index `i` in the deterministic task list has
+//! `i % K == I`. Its [`ShardReport`] (one JSON object) records the run it belongs to
+//! and its partial totals; [`merge`] sums a complete set of reports and refuses a set
+//! with a missing, duplicated or inconsistent shard.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+
+/// The environment variables that may hold the shard index for `--shard auto/K`, in
+/// the order they are consulted (Slurm job arrays, Kubernetes Indexed Jobs).
+pub const INDEX_VARIABLES: [&str; 2] = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"];
+
+/// The largest shard count accepted.
+pub const MAX_SHARDS: usize = 1 << 32;
+
+/// One shard of a count: index `index` of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// The shard index, `0..count`.
+    pub index: usize,
+    /// The number of shards.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `I/K`, or `auto/K` with the index read through `var` from the first set
+    /// variable of [`INDEX_VARIABLES`].
+    pub fn parse(spec: &str, var: impl Fn(&str) -> Option<String>) -> Result<Shard, Error> {
+        let bad = |why: String| Error::Shard(format!("bad shard '{spec}': {why}"));
+        let form = "expected I/K (or auto/K) with integers 0 <= I < K";
+        let (i, k) = spec.split_once('/').ok_or_else(|| bad(form.into()))?;
+        let count: usize = k
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&k| (1..=MAX_SHARDS).contains(&k))
+            .ok_or_else(|| bad(format!("K must be an integer from 1 to {MAX_SHARDS}")))?;
+        let (index_text, source) = if i.trim() == "auto" {
+            let (name, value) = INDEX_VARIABLES
+                .iter()
+                .find_map(|name| var(name).map(|v| (*name, v)))
+                .ok_or_else(|| {
+                    bad(format!(
+                        "auto needs one of {} to be set",
+                        INDEX_VARIABLES.join(", ")
+                    ))
+                })?;
+            (value, format!(" (from {name})"))
+        } else {
+            (i.to_string(), String::new())
+        };
+        let index: usize = index_text.trim().parse().map_err(|_| {
+            bad(format!(
+                "I{source} must be an integer from 0 to {}, not '{index_text}'",
+                count - 1
+            ))
+        })?;
+        if index >= count {
+            return Err(bad(format!(
+                "I{source} must be from 0 to {}, not {index}",
+                count - 1
+            )));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The task indices of this shard among `tasks` tasks.
+    pub fn indices(&self, tasks: usize) -> Vec<usize> {
+        (self.index..tasks).step_by(self.count).collect()
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The output of one shard (`count --shard I/K --json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardReport {
+    /// The board size.
+    pub n: usize,
+    /// The symmetry mode's name.
+    pub symmetry: String,
+    /// Rows fixed to form tasks.
+    pub split_depth: usize,
+    /// Pre-placed queens (empty when none).
+    #[serde(default)]
+    pub placements: String,
+    /// The shard index.
+    pub shard: usize,
+    /// The number of shards.
+    pub shards: usize,
+    /// The tasks this shard ran.
+    pub tasks: usize,
+    /// The tasks of the whole count.
+    pub tasks_total: usize,
+    /// The weighted solutions found by this shard.
+    pub total: u128,
+    /// The queens this shard placed (shard 0 also carries the task-building nodes).
+    pub nodes: u64,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Wall-clock seconds of this shard.
+    pub seconds: f64,
+    /// The version of the crate that ran it.
+    pub version: String,
+}
+
+/// The sum of a complete set of shard outputs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Merged {
+    /// The board size.
+    pub n: usize,
+    /// The number of solutions.
+    pub total: u128,
+    /// The queens placed by all shards together (equal to an unsharded count's).
+    pub nodes: u64,
+    /// The tasks of the whole count.
+    pub tasks: usize,
+    /// The symmetry mode's name.
+    pub symmetry: String,
+    /// Rows fixed to form tasks.
+    pub split_depth: usize,
+    /// Pre-placed queens (empty when none).
+    pub placements: String,
+    /// The number of shards merged.
+    pub shards: usize,
+    /// The shards' wall-clock seconds added up.
+    pub shard_seconds: f64,
+}
+
+/// Sums the shard outputs `reports`, each named by where it came from. Refuses
+/// ([`Error::Merge`]) an empty set, one with shards of different runs, a shard given
+/// twice, a missing shard, or a shard whose task count is not its share.
+pub fn merge(reports: &[(String, ShardReport)]) -> Result<Merged, Error> {
+    let fail = |m: String| Err(Error::Merge(m));
+    let Some((first_name, first)) = reports.first() else {
+        return fail("nothing to merge: no shard outputs given".into());
+    };
+    let mut seen: std::collections::BTreeMap<usize, &str> = Default::default();
+    for (name, r) in reports {
+        let identity = |r: &ShardReport| {
+            [
+                ("n", r.n.to_string()),
+                ("symmetry", r.symmetry.clone()),
+                ("split_depth", r.split_depth.to_string()),
+                ("placements", r.placements.clone()),
+                ("shard count", r.shards.to_string()),
+                ("total tasks", r.tasks_total.to_string()),
+            ]
+        };
+        for ((what, a), (_, b)) in identity(r).iter().zip(identity(first).iter()) {
+            if a != b {
+                return fail(format!(
+                    "{name} is from another run than {first_name}: {what} is {a} there but {b} in {first_name}"
+                ));
+            }
+        }
+        if r.shard >= r.shards {
+            return fail(format!(
+                "{name}: shard {} is not below the shard count {}",
+                r.shard, r.shards
+            ));
+        }
+        if let Some(other) = seen.insert(r.shard, name) {
+            return fail(format!(
+                "shard {}/{} is given twice ({other} and {name})",
+                r.shard, r.shards
+            ));
+        }
+        let share = Shard {
+            index: r.shard,
+            count: r.shards,
+        }
+        .indices(r.tasks_total)
+        .len();
+        if r.tasks != share {
+            return fail(format!(
+                "{name}: shard {}/{} ran {} tasks, but its share is {share}",
+                r.shard, r.shards, r.tasks
+            ));
+        }
+    }
+    let missing: Vec<String> = (0..first.shards)
+        .filter(|i| !seen.contains_key(i))
+        .take(10)
+        .map(|i| format!("{i}/{}", first.shards))
+        .collect();
+    if !missing.is_empty() {
+        let more = first.shards - seen.len() - missing.len();
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        return fail(format!("shards missing: {}{tail}", missing.join(", ")));
+    }
+    Ok(Merged {
+        n: first.n,
+        total: reports.iter().map(|(_, r)| r.total).sum(),
+        nodes: reports.iter().map(|(_, r)| r.nodes).sum(),
+        tasks: first.tasks_total,
+        symmetry: first.symmetry.clone(),
+        split_depth: first.split_depth,
+        placements: first.placements.clone(),
+        shards: first.shards,
+        shard_seconds: reports.iter().map(|(_, r)| r.seconds).sum(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn none(_: &str) -> Option<String> {
+        None
+    }
+
+    #[test]
+    fn parses_specs() {
+        assert_eq!(
+            Shard::parse("1/3", none).unwrap(),
+            Shard { index: 1, count: 3 }
+        );
+        for bad in ["3/3", "0/0", "x/2", "1", "1/", "/2", "-1/2", "1/-2"] {
+            let e = Shard::parse(bad, none).unwrap_err();
+            assert!(e.is_usage(), "{bad}");
+        }
+        let slurm = |v: &str| (v == "SLURM_ARRAY_TASK_ID").then(|| "2".to_string());
+        assert_eq!(Shard::parse("auto/4", slurm).unwrap().index, 2);
+        let k8s = |v: &str| (v == "JOB_COMPLETION_INDEX").then(|| "5".to_string());
+        let e = Shard::parse("auto/4", k8s).unwrap_err().to_string();
+        assert!(
+            e.contains("from JOB_COMPLETION_INDEX") && e.contains("0 to 3"),
+            "{e}"
+        );
+        assert!(Shard::parse("auto/4", none)
+            .unwrap_err()
+            .to_string()
+            .contains("SLURM_ARRAY_TASK_ID"));
+    }
+
+    #[test]
+    fn indices_partition_the_tasks() {
+        let mut all: Vec<usize> = (0..3)
+            .flat_map(|i| Shard { index: i, count: 3 }.indices(10))
+            .collect();
+        all.sort_unstable();
+        assert_eq!(all, (0..10).collect::<Vec<_>>());
+        assert!(Shard { index: 4, count: 5 }.indices(3).is_empty());
+    }
+
+    fn report(shard: usize, shards: usize) -> (String, ShardReport) {
+        let tasks_total = 10;
+        (
+            format!("s{shard}.json"),
+            ShardReport {
+                n: 8,
+                symmetry: "mirror".into(),
+                split_depth: 2,
+                placements: String::new(),
+                shard,
+                shards,
+                tasks: Shard {
+                    index: shard,
+                    count: shards,
+                }
+                .indices(tasks_total)
+                .len(),
+                tasks_total,
+                total: 10 * shard as u128,
+                nodes: 5,
+                threads: 1,
+                seconds: 0.5,
+                version: "0".into(),
+            },
+        )
+    }
+
+    #[test]
+    fn merges_complete_sets_only() {
+        let set: Vec<_> = (0..3).map(|i| report(i, 3)).collect();
+        let merged = merge(&set).unwrap();
+        assert_eq!((merged.total, merged.nodes, merged.shards), (30, 15, 3));
+        let e = merge(&set[..2]).unwrap_err().to_string();
+        assert_eq!(e, "shards missing: 2/3");
+        let mut twice = set.clone();
+        twice.push(report(1, 3));
+        assert!(merge(&twice)
+            .unwrap_err()
+            .to_string()
+            .contains("given twice"));
+        let mut mixed = set.clone();
+        mixed[2].1.n = 9;
+        assert!(merge(&mixed)
+            .unwrap_err()
+            .to_string()
+            .contains("n is 9 there but 8"));
+        let mut short = set;
+        short[0].1.tasks -= 1;
+        assert!(merge(&short).unwrap_err().to_string().contains("its share"));
+        assert!(merge(&[]).is_err());
+    }
+}

@@ -15,8 +15,18 @@ use crate::kernel::Frontier;
 use crate::placement::Placement;
 use crate::symmetry::Symmetry;
 
-/// When no split depth is given, rows are fixed until there are at least this many tasks.
+/// When no split depth is given, rows are fixed until there are at least this many tasks
+/// (on boards up to 18; see [`target_tasks`]).
 pub const TARGET_TASKS: usize = 4096;
+
+/// How many tasks a default split aims for on an n x n board: [`TARGET_TASKS`] up to
+/// n = 18, then four times more per row (the tree grows about tenfold per row), up to
+/// about a million, so that the tasks of long runs stay short enough to checkpoint,
+/// shard and balance.
+pub fn target_tasks(n: usize) -> usize {
+    let extra_rows = n.saturating_sub(18).min(8) as u32;
+    (TARGET_TASKS << (2 * extra_rows)).min(1 << 20)
+}
 
 /// The most tasks a split may produce (a guard against runaway depths on large boards).
 pub const MAX_TASKS: usize = 4_000_000;
@@ -69,7 +79,7 @@ pub struct TaskList {
 
 impl TaskList {
     /// Builds the tasks of a count of size `n` under `symmetry`, fixing `split_depth`
-    /// rows (or, with `None`, as many as it takes to reach [`TARGET_TASKS`]).
+    /// rows (or, with `None`, as many as it takes to reach [`target_tasks`]).
     pub fn build(n: usize, symmetry: Symmetry, split_depth: Option<usize>) -> Result<Self, Error> {
         check_board_size(n)?;
         Self::build_within(&Constraints::new(n), symmetry, split_depth)
@@ -133,7 +143,8 @@ impl TaskList {
             None => {
                 let default_max = max_depth.min(n.saturating_sub(2)).max(min_split_depth(n));
                 while list.split_depth < default_max
-                    && (list.split_depth < min_split_depth(n) || list.tasks.len() < TARGET_TASKS)
+                    && (list.split_depth < min_split_depth(n) || list.tasks.len() < target_tasks(n))
+                    && list.tasks.len() * (n - list.split_depth) <= MAX_TASKS
                 {
                     list.expand_one_row()?;
                 }

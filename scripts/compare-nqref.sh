@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Times nqueens against the C baseline nqref_count, back to back, and prints ratios.
+#
+#   scripts/compare-nqref.sh N [RUNS] [THREADS]
+#
+# Needs ../shared/reference/nqref built (`make` there) and `cargo build --release`.
+# Each round runs nqref_count, then `nqueens count` in each symmetry mode; the script
+# reports the minimum wall time of each over RUNS rounds and its ratio to nqref's.
+set -euo pipefail
+n=${1:?usage: compare-nqref.sh N [RUNS] [THREADS]}
+runs=${2:-5}
+threads=${3:-1}
+here=$(cd "$(dirname "$0")/.." && pwd)
+nqref=${NQREF:-$here/../shared/reference/nqref/nqref_count}
+nq=$here/target/release/nqueens
+[ -x "$nqref" ] || { echo "no $nqref: run make in ../shared/reference/nqref" >&2; exit 2; }
+[ -x "$nq" ] || { echo "no $nq: run cargo build --release" >&2; exit 2; }
+
+best() { sort -g | head -1; }
+declare -A times
+for ((i = 0; i < runs; i++)); do
+    times[nqref]+="$("$nqref" "$n" --threads "$threads" | sed 's/.*seconds=\([0-9.]*\).*/\1/')"$'\n'
+    for mode in mirror full; do
+        t=$("$nq" count "$n" --threads "$threads" --symmetry "$mode" --json |
+            sed 's/.*"seconds":\([0-9.e-]*\).*/\1/')
+        times[$mode]+="$t"$'\n'
+    done
+done
+base=$(printf '%s' "${times[nqref]}" | best)
+printf 'n=%s threads=%s runs=%s (minimum wall seconds)\n' "$n" "$threads" "$runs"
+printf '%-22s %10.3f s  1.000\n' "nqref_count" "$base"
+for mode in mirror full; do
+    t=$(printf '%s' "${times[$mode]}" | best)
+    printf '%-22s %10.3f s  %.3f\n' "nqueens --symmetry $mode" "$t" "$(awk -v a="$t" -v b="$base" 'BEGIN { print a / b }')"
+done

@@ -9,6 +9,8 @@ use std::fmt;
 
 use crate::constraints::MAX_N;
 
+pub use crate::d4::Transform;
+
 /// One queen in each row of an n x n board (n <= 32): `column(row)` is the column of
 /// the queen of `row`. The queens need not be a solution; [`Board::is_solution`] says.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -33,56 +35,6 @@ pub enum BoardError {
         /// The board size.
         n: usize,
     },
-}
-
-/// One of the 8 symmetries of the square (the dihedral group of order 8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Transform {
-    /// The board itself.
-    Identity,
-    /// Quarter turn clockwise.
-    Rotate90,
-    /// Half turn.
-    Rotate180,
-    /// Quarter turn counter-clockwise.
-    Rotate270,
-    /// Left-right mirror (column `c` becomes `n - 1 - c`).
-    MirrorColumns,
-    /// Top-bottom mirror (row `r` becomes `n - 1 - r`).
-    MirrorRows,
-    /// Reflection in the main diagonal (row and column swap).
-    Transpose,
-    /// Reflection in the anti-diagonal.
-    AntiTranspose,
-}
-
-impl Transform {
-    /// All 8 symmetries, the identity first.
-    pub const ALL: [Transform; 8] = [
-        Transform::Identity,
-        Transform::Rotate90,
-        Transform::Rotate180,
-        Transform::Rotate270,
-        Transform::MirrorColumns,
-        Transform::MirrorRows,
-        Transform::Transpose,
-        Transform::AntiTranspose,
-    ];
-
-    /// Where the square `(row, column)` of an n x n board goes.
-    pub fn apply(self, n: usize, row: usize, column: usize) -> (usize, usize) {
-        let last = n - 1;
-        match self {
-            Transform::Identity => (row, column),
-            Transform::Rotate90 => (column, last - row),
-            Transform::Rotate180 => (last - row, last - column),
-            Transform::Rotate270 => (last - column, row),
-            Transform::MirrorColumns => (row, last - column),
-            Transform::MirrorRows => (last - row, column),
-            Transform::Transpose => (column, row),
-            Transform::AntiTranspose => (last - column, last - row),
-        }
-    }
 }
 
 impl Board {
@@ -162,7 +114,7 @@ impl Board {
             columns: [0; MAX_N],
         };
         for (row, &column) in self.columns().iter().enumerate() {
-            let (r, c) = transform.apply(n, row, usize::from(column));
+            let (r, c) = transform.apply(n, (row, usize::from(column)));
             image.columns[r] = c as u8;
         }
         image
@@ -228,7 +180,7 @@ pub(crate) fn is_canonical(columns: &[u8]) -> bool {
     let mut image = [0u8; MAX_N];
     for transform in &Transform::ALL[1..] {
         for (row, &column) in columns.iter().enumerate() {
-            let (r, c) = transform.apply(n, row, usize::from(column));
+            let (r, c) = transform.apply(n, (row, usize::from(column)));
             image[r] = c as u8;
         }
         if image[..n] < *columns {

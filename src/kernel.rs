@@ -7,6 +7,8 @@
 //! queens it places (`nodes`), and checks the last row without a loop: after row `n - 2`
 //! at most one column is left.
 
+use std::ops::ControlFlow;
+
 use crate::canonical::class_weight;
 use crate::constraints::{Constraints, MAX_N};
 
@@ -66,12 +68,64 @@ impl std::ops::AddAssign for Tally {
     }
 }
 
+/// What the search does with each solution it reaches.
+///
+/// The kernel is generic over this, so that counting, weighing by symmetry class and
+/// listing share one loop, each compiled on its own.
+pub trait Leaf {
+    /// Whether [`Leaf::solution`] needs the column of every row (tracking them costs a
+    /// store per node).
+    const NEEDS_BOARD: bool;
+
+    /// Called with each solution (the column of each row when [`Leaf::NEEDS_BOARD`],
+    /// otherwise an empty slice): how much it adds to the solution count, or `Break` to
+    /// stop the search.
+    fn solution(&mut self, board: &[u8]) -> ControlFlow<(), u64>;
+}
+
+/// Counts every solution once.
+struct CountEach;
+
+impl Leaf for CountEach {
+    const NEEDS_BOARD: bool = false;
+
+    #[inline(always)]
+    fn solution(&mut self, _board: &[u8]) -> ControlFlow<(), u64> {
+        ControlFlow::Continue(1)
+    }
+}
+
+/// Weighs every solution by its full-symmetry class ([`class_weight`]).
+struct WeighByClass;
+
+impl Leaf for WeighByClass {
+    const NEEDS_BOARD: bool = true;
+
+    #[inline(always)]
+    fn solution(&mut self, board: &[u8]) -> ControlFlow<(), u64> {
+        ControlFlow::Continue(class_weight(board))
+    }
+}
+
+/// Hands every solution to a closure, until it breaks.
+struct Visit<F>(F);
+
+impl<F: FnMut(&[u8]) -> ControlFlow<()>> Leaf for Visit<F> {
+    const NEEDS_BOARD: bool = true;
+
+    #[inline(always)]
+    fn solution(&mut self, board: &[u8]) -> ControlFlow<(), u64> {
+        (self.0)(board)?;
+        ControlFlow::Continue(1)
+    }
+}
+
 /// Counts the completions of `start` under `constraints`.
 ///
 /// `nodes` counts every queen the search places below `start`, including the queens
 /// of the last row.
 pub fn search(constraints: &Constraints, start: Frontier) -> Tally {
-    run::<false>(constraints, start, &[])
+    run(constraints, start, &[], &mut CountEach).0
 }
 
 /// Like [`search`], but each solution counts with its full-symmetry class weight
@@ -79,29 +133,42 @@ pub fn search(constraints: &Constraints, start: Frontier) -> Tally {
 /// representative), so `solutions` is a weighted count. `prefix` holds the columns of
 /// the rows above `start`.
 pub fn search_canonical(constraints: &Constraints, start: Frontier, prefix: &[u8]) -> Tally {
-    run::<true>(constraints, start, prefix)
+    run(constraints, start, prefix, &mut WeighByClass).0
 }
 
-/// The search itself; with `WEIGH`, each solution is weighed by its class instead of
-/// counting 1, which needs the column of every row.
+/// Calls `visit` with the columns of every completion of `start` (whose rows above
+/// hold the columns `prefix`), in lexicographic order, until `visit` breaks.
+pub fn visit_completions(
+    constraints: &Constraints,
+    start: Frontier,
+    prefix: &[u8],
+    visit: impl FnMut(&[u8]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    run(constraints, start, prefix, &mut Visit(visit)).1
+}
+
+/// The search itself: (what it found, whether the leaf stopped it).
 #[inline(always)]
-fn run<const WEIGH: bool>(constraints: &Constraints, start: Frontier, prefix: &[u8]) -> Tally {
+fn run<L: Leaf>(
+    constraints: &Constraints,
+    start: Frontier,
+    prefix: &[u8],
+    leaf: &mut L,
+) -> (Tally, ControlFlow<()>) {
     let n = constraints.n();
     let mut board = [0u8; MAX_N];
-    if WEIGH {
+    if L::NEEDS_BOARD {
         board[..start.row.min(n)].copy_from_slice(&prefix[..start.row.min(n)]);
     }
-    let weigh = |board: &[u8]| -> u64 {
-        if WEIGH {
-            class_weight(board)
-        } else {
-            1
-        }
-    };
+    let board_len = if L::NEEDS_BOARD { n } else { 0 };
+    let mut tally = Tally::default();
     if start.row >= n {
-        return Tally {
-            solutions: weigh(&board[..n]),
-            nodes: 0,
+        return match leaf.solution(&board[..board_len]) {
+            ControlFlow::Continue(weight) => {
+                tally.solutions = weight;
+                (tally, ControlFlow::Continue(()))
+            }
+            ControlFlow::Break(()) => (tally, ControlFlow::Break(())),
         };
     }
     let allowed = constraints.rows();
@@ -114,12 +181,16 @@ fn run<const WEIGH: bool>(constraints: &Constraints, start: Frontier, prefix: &[
     let mut avail = allowed[first] & !(cols | ld | rd);
     if first == n - 1 {
         if avail == 0 {
-            return Tally::default();
+            return (tally, ControlFlow::Continue(()));
         }
+        tally.nodes = 1;
         board[first] = avail.trailing_zeros() as u8;
-        return Tally {
-            solutions: weigh(&board[..n]),
-            nodes: 1,
+        return match leaf.solution(&board[..board_len]) {
+            ControlFlow::Continue(weight) => {
+                tally.solutions = weight;
+                (tally, ControlFlow::Continue(()))
+            }
+            ControlFlow::Break(()) => (tally, ControlFlow::Break(())),
         };
     }
     let last_mask = allowed[n - 1];
@@ -131,24 +202,29 @@ fn run<const WEIGH: bool>(constraints: &Constraints, start: Frontier, prefix: &[
     loop {
         while avail == 0 {
             if row == first {
-                return Tally { solutions, nodes };
+                return (Tally { solutions, nodes }, ControlFlow::Continue(()));
             }
             row -= 1;
             [cols, ld, rd, avail] = stack[row];
         }
         let bit = avail & avail.wrapping_neg();
         avail ^= bit;
-        if WEIGH {
+        if L::NEEDS_BOARD {
             board[row] = bit.trailing_zeros() as u8;
         }
         if row == penultimate {
             let last = last_mask & !((cols | bit) | ((ld | bit) << 1) | ((rd | bit) >> 1));
             if last != 0 {
                 nodes += 1;
-                if WEIGH {
+                if L::NEEDS_BOARD {
                     board[n - 1] = last.trailing_zeros() as u8;
                 }
-                solutions += weigh(&board[..n]);
+                match leaf.solution(&board[..board_len]) {
+                    ControlFlow::Continue(weight) => solutions += weight,
+                    ControlFlow::Break(()) => {
+                        return (Tally { solutions, nodes }, ControlFlow::Break(()));
+                    }
+                }
             }
             continue;
         }

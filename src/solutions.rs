@@ -20,7 +20,7 @@ use crate::constraints::{full_mask, Constraints, MAX_N};
 use crate::count::{build_pool, resolve_threads};
 use crate::error::Error;
 use crate::format::{Encoder, Format, FormatWriter};
-use crate::kernel::Frontier;
+use crate::kernel::{visit_completions, Frontier};
 use crate::placement::{Placement, PlacementError};
 
 /// A partial board whose rows `0..frontier.row` hold queens on the given columns.
@@ -137,61 +137,10 @@ impl Walk {
 pub fn for_each_completion(
     constraints: &Constraints,
     start: &Prefix,
-    mut visit: impl FnMut(&[u8]) -> ControlFlow<()>,
+    visit: impl FnMut(&[u8]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let n = constraints.n();
-    let first = start.frontier.row;
-    let mut queens = start.queens;
-    if first >= n {
-        return visit(&queens[..n]);
-    }
-    let allowed = constraints.rows();
-    let Frontier {
-        mut cols,
-        mut ld,
-        mut rd,
-        ..
-    } = start.frontier;
-    let mut avail = allowed[first] & !(cols | ld | rd);
-    if first == n - 1 {
-        if avail != 0 {
-            queens[first] = avail.trailing_zeros() as u8;
-            return visit(&queens[..n]);
-        }
-        return ControlFlow::Continue(());
-    }
-    // The same loop as the counting kernel, recording the column of each row: after
-    // row n - 2 at most one column is left for the last row.
-    let last_mask = allowed[n - 1];
-    let penultimate = n - 2;
-    let mut stack = [[0u32; 4]; MAX_N];
-    let mut row = first;
-    loop {
-        while avail == 0 {
-            if row == first {
-                return ControlFlow::Continue(());
-            }
-            row -= 1;
-            [cols, ld, rd, avail] = stack[row];
-        }
-        let bit = avail & avail.wrapping_neg();
-        avail ^= bit;
-        queens[row] = bit.trailing_zeros() as u8;
-        if row == penultimate {
-            let last = last_mask & !((cols | bit) | ((ld | bit) << 1) | ((rd | bit) >> 1));
-            if last != 0 {
-                queens[n - 1] = last.trailing_zeros() as u8;
-                visit(&queens[..n])?;
-            }
-            continue;
-        }
-        stack[row] = [cols, ld, rd, avail];
-        cols |= bit;
-        ld = (ld | bit) << 1;
-        rd = (rd | bit) >> 1;
-        row += 1;
-        avail = allowed[row] & !(cols | ld | rd);
-    }
+    let decided = start.frontier.row.min(constraints.n());
+    visit_completions(constraints, start.frontier, &start.queens[..decided], visit)
 }
 
 /// The solutions allowed by some constraints (all solutions, or the completions of a

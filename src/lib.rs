@@ -13,6 +13,8 @@
 //! assert_eq!(count.total, 724);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod bench;
 pub mod board;
 pub mod canonical;

@@ -6,7 +6,14 @@
 //! ([`tasks`]), run by a rayon pool, each finished by the non-backtracking bitmask
 //! kernel ([`kernel`]); the per-task counts are reduced to an exact `u128` total
 //! ([`count()`]). Symmetry reduction ([`Symmetry`]) searches only part of the tree and
-//! weights what it finds.
+//! weights what it finds: mirror halving, or the full 8-fold symmetry of the square
+//! ([`canonical`]); fundamental counts follow by Burnside's lemma ([`rotation`]).
+//!
+//! Beyond counting: the solutions themselves in lexicographic order ([`solutions`],
+//! [`board`], [`format`]), completions of pre-placed queens ([`placement`],
+//! [`count::count_within`]), long runs with checkpoints and shards ([`longrun`],
+//! [`checkpoint`], [`shard`]), run-time estimates ([`estimate`]), and, with the `mpi`
+//! feature, counts spread over MPI ranks.
 //!
 //! ```
 //! let count = nqueens::count(10, &nqueens::Options::default()).unwrap();

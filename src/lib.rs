@@ -10,7 +10,7 @@
 //! ([`canonical`]); fundamental counts follow by Burnside's lemma ([`rotation`]).
 //!
 //! Beyond counting: the solutions themselves in lexicographic order ([`solutions`],
-//! [`board`], [`format`]), completions of pre-placed queens ([`placement`],
+//! [`board`], [`format`](mod@format)), completions of pre-placed queens ([`placement`],
 //! [`count::count_within`]), long runs with checkpoints and shards ([`longrun`],
 //! [`checkpoint`], [`shard`]), run-time estimates ([`estimate`]), and, with the `mpi`
 //! feature, counts spread over MPI ranks.

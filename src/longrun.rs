@@ -1,7 +1,7 @@
 //! Long runs: a count limited to a shard, resumed from and recorded to a checkpoint,
 //! and watched task by task.
 //!
-//! All of it sits on [`run_tasks`](crate::count::run_tasks) over the deterministic
+//! All of it sits on [`crate::count::run_tasks`] over the deterministic
 //! task list: the shard picks the task indices, the checkpoint removes those already
 //! finished and records the others as they finish, and an [`Observer`] hears about
 //! each one (for a progress display).

@@ -48,7 +48,9 @@ fn counts(c: &mut Criterion) {
                 // Ten flat samples of the slow counts take about ten counts' time.
                 let target = Duration::from_secs_f64(first.seconds * 12.0).max(MEASUREMENT);
                 group.measurement_time(target);
-                group.throughput(Throughput::Elements(first.nodes));
+                group.throughput(Throughput::Elements(
+                    u64::try_from(first.nodes).expect("small boards"),
+                ));
                 let id = BenchmarkId::new(format!("threads={threads}"), n);
                 group.bench_with_input(id, &n, |b, &n| {
                     b.iter(|| count(black_box(n), black_box(&options)).expect("a valid count"))

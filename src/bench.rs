@@ -20,7 +20,7 @@ pub struct BenchRow {
     /// Wall-clock seconds of the count.
     pub seconds: f64,
     /// Queens placed by the search.
-    pub nodes: u64,
+    pub nodes: u128,
     /// `nodes / seconds`.
     pub nodes_per_second: f64,
     /// Worker threads.

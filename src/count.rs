@@ -59,8 +59,9 @@ pub struct Count {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rot90: Option<u128>,
     /// Queens placed by the search that was run, task building included. It depends on
-    /// n, the symmetry mode and the split depth, never on the thread count.
-    pub nodes: u64,
+    /// n, the symmetry mode and the split depth, never on the thread count. (A `u128`:
+    /// the trees of n >= 28 have more than 2^64 nodes.)
+    pub nodes: u128,
     /// The number of independent tasks.
     pub tasks: usize,
     /// Worker threads used.
@@ -124,7 +125,7 @@ pub fn count_within(placement: &Placement, options: &Options) -> Result<Count, E
         unique,
         rot180,
         rot90,
-        nodes: nodes + list.setup_nodes,
+        nodes: nodes + u128::from(list.setup_nodes),
         tasks: list.len(),
         threads,
         symmetry: list.symmetry,
@@ -201,7 +202,7 @@ pub struct TaskResult {
 ///
 /// # Panics
 /// If an index is out of range.
-pub fn run_tasks<F>(list: &TaskList, indices: &[usize], on_done: F) -> (u128, u64)
+pub fn run_tasks<F>(list: &TaskList, indices: &[usize], on_done: F) -> (u128, u128)
 where
     F: Fn(TaskResult) + Sync,
 {
@@ -215,19 +216,19 @@ where
                 weighted,
                 nodes: tally.nodes,
             });
-            (weighted, tally.nodes)
+            (weighted, u128::from(tally.nodes))
         })
         .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
 /// Runs every task of `list` on the current rayon pool: (weighted total, kernel nodes).
-fn run_all(list: &TaskList) -> (u128, u64) {
+fn run_all(list: &TaskList) -> (u128, u128) {
     list.tasks
         .par_iter()
         .with_max_len(1)
         .map(|task| {
             let (weighted, tally) = run_task(list, task);
-            (weighted, tally.nodes)
+            (weighted, u128::from(tally.nodes))
         })
         .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
@@ -267,7 +268,10 @@ mod tests {
         seen.sort_by_key(|r| r.index);
         assert_eq!(seen.len(), list.len());
         assert_eq!(seen.iter().map(|r| r.weighted).sum::<u128>(), 352);
-        assert_eq!(seen.iter().map(|r| r.nodes).sum::<u64>(), nodes);
+        assert_eq!(
+            seen.iter().map(|r| u128::from(r.nodes)).sum::<u128>(),
+            nodes
+        );
         let (odd, _) = run_tasks(&list, &[1, 3], |_| {});
         assert_eq!(odd, seen[1].weighted + seen[3].weighted);
     }

@@ -84,20 +84,25 @@ pub fn count_distributed(placement: &Placement, options: &Options) -> Result<Opt
     } else {
         work_remotely(&world, &list, &pool, threads)
     };
-    let mut local = [0u64; 6];
-    for (i, limb) in local.iter_mut().take(4).enumerate() {
-        *limb = ((total >> (32 * i)) & 0xffff_ffff) as u64;
+    // Sums of 32-bit limbs never overflow a u64 over the ranks, so the reduction of the
+    // u128 total and nodes stays exact.
+    let mut local = [0u64; 9];
+    for i in 0..4 {
+        local[i] = ((total >> (32 * i)) & 0xffff_ffff) as u64;
+        local[4 + i] = ((nodes >> (32 * i)) & 0xffff_ffff) as u64;
     }
-    local[4] = nodes;
-    local[5] = threads as u64;
+    local[8] = threads as u64;
     let root = world.process_at_rank(0);
     if world.rank() != 0 {
         root.reduce_into(&local[..], SystemOperation::sum());
         return Ok(None);
     }
-    let mut sum = [0u64; 6];
+    let mut sum = [0u64; 9];
     root.reduce_into_root(&local[..], &mut sum[..], SystemOperation::sum());
-    let total = (0..4).fold(0u128, |acc, i| acc + (u128::from(sum[i]) << (32 * i)));
+    let from_limbs =
+        |limbs: &[u64]| (0..4).fold(0u128, |acc, i| acc + (u128::from(limbs[i]) << (32 * i)));
+    let total = from_limbs(&sum[..4]);
+    let nodes = from_limbs(&sum[4..8]);
     let fundamental = if options.unique {
         Some(pool.install(|| fundamental_counts(n, total))?)
     } else {
@@ -110,9 +115,9 @@ pub fn count_distributed(placement: &Placement, options: &Options) -> Result<Opt
         rot180: fundamental.map(|f| f.1),
         rot90: fundamental.map(|f| f.2),
         placement: (!placement.is_empty()).then(|| placement.to_string()),
-        nodes: sum[4] + list.setup_nodes,
+        nodes: nodes + u128::from(list.setup_nodes),
         tasks: list.len(),
-        threads: usize::try_from(sum[5]).unwrap_or(usize::MAX),
+        threads: usize::try_from(sum[8]).unwrap_or(usize::MAX),
         symmetry: list.symmetry,
         split_depth: list.split_depth,
         seconds: start.elapsed().as_secs_f64(),
@@ -127,7 +132,7 @@ fn serve_and_work<C: Communicator>(
     list: &TaskList,
     pool: &rayon::ThreadPool,
     ranks: usize,
-) -> (u128, u64) {
+) -> (u128, u128) {
     let next = AtomicUsize::new(0);
     let len = list.len();
     std::thread::scope(|scope| {
@@ -137,7 +142,7 @@ fn serve_and_work<C: Communicator>(
                     .into_par_iter()
                     .with_max_len(1)
                     .map(|_| {
-                        let (mut total, mut nodes) = (0u128, 0u64);
+                        let (mut total, mut nodes) = (0u128, 0u128);
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             if i >= len {
@@ -145,7 +150,7 @@ fn serve_and_work<C: Communicator>(
                             }
                             let (weighted, tally) = run_task(list, &list.tasks[i]);
                             total += weighted;
-                            nodes += tally.nodes;
+                            nodes += u128::from(tally.nodes);
                         }
                     })
                     .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
@@ -184,9 +189,9 @@ fn work_remotely<C: Communicator>(
     list: &TaskList,
     pool: &rayon::ThreadPool,
     threads: usize,
-) -> (u128, u64) {
+) -> (u128, u128) {
     let root = world.process_at_rank(0);
-    let (mut total, mut nodes) = (0u128, 0u64);
+    let (mut total, mut nodes) = (0u128, 0u128);
     loop {
         root.send_with_tag(&[threads as u64][..], REQUEST);
         let (range, _) = root.receive_vec_with_tag::<u64>(RANGE);

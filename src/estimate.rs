@@ -207,7 +207,7 @@ pub fn calibrate(n: usize, symmetry: Symmetry) -> Result<f64, Error> {
     };
     let top = n.clamp(4, 15);
     let mut board = top.min(10);
-    let (mut nodes, start) = (0u64, Instant::now());
+    let (mut nodes, start) = (0u128, Instant::now());
     loop {
         nodes += count(board, &options)?.nodes;
         let elapsed = start.elapsed().as_secs_f64();

@@ -58,6 +58,8 @@ pub struct Tally {
     /// Complete boards reached.
     pub solutions: u64,
     /// Queens placed on the way (every visited node of the tree, the start excluded).
+    /// One task cannot overflow a `u64`: that would take about 5,800 years at 10^8
+    /// nodes per second; sums over tasks are `u128`.
     pub nodes: u64,
 }
 

@@ -77,7 +77,7 @@ pub struct LongRun {
     pub total: u128,
     /// Queens placed by this run's tasks, task building included (for a shard, only
     /// in shard 0), counting those resumed from the checkpoint.
-    pub nodes: u64,
+    pub nodes: u128,
     /// Worker threads used.
     pub threads: usize,
     /// Wall-clock seconds of this invocation.
@@ -137,7 +137,7 @@ pub fn run(
         });
     }
     let resumed_total: u128 = done.iter().map(|r| r.weighted).sum();
-    let resumed_nodes: u64 = done.iter().map(|r| r.nodes).sum();
+    let resumed_nodes: u128 = done.iter().map(|r| u128::from(r.nodes)).sum();
     observer.started(&Started {
         tasks: selected.len(),
         done: done.len(),
@@ -170,7 +170,7 @@ pub fn run(
         None
     };
     let setup = if plan.shard.map_or(true, |s| s.index == 0) {
-        list.setup_nodes
+        u128::from(list.setup_nodes)
     } else {
         0
     };

@@ -104,7 +104,7 @@ pub struct ShardReport {
     /// The weighted solutions found by this shard.
     pub total: u128,
     /// The queens this shard placed (shard 0 also carries the task-building nodes).
-    pub nodes: u64,
+    pub nodes: u128,
     /// Worker threads used.
     pub threads: usize,
     /// Wall-clock seconds of this shard.
@@ -121,7 +121,7 @@ pub struct Merged {
     /// The number of solutions.
     pub total: u128,
     /// The queens placed by all shards together (equal to an unsharded count's).
-    pub nodes: u64,
+    pub nodes: u128,
     /// The tasks of the whole count.
     pub tasks: usize,
     /// The symmetry mode's name.

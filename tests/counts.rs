@@ -161,7 +161,7 @@ fn whole_tree_nodes_match_the_independent_tree_for_every_depth() {
         let expected = whole_tree_nodes(n);
         for depth in min_split_depth(n)..=max_split_depth(n) {
             let c = count(n, &options(2, Symmetry::None, Some(depth))).unwrap();
-            assert_eq!(c.nodes, expected, "n = {n}, depth {depth}");
+            assert_eq!(c.nodes, u128::from(expected), "n = {n}, depth {depth}");
         }
     }
 }
@@ -226,7 +226,7 @@ proptest! {
         prop_assert_eq!(c.nodes, one.nodes);
         prop_assert_eq!(c.tasks, one.tasks);
         if symmetry == Symmetry::None {
-            prop_assert_eq!(c.nodes, whole_tree_nodes(n));
+            prop_assert_eq!(c.nodes, u128::from(whole_tree_nodes(n)));
         }
     }
 }

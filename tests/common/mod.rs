@@ -135,7 +135,7 @@ pub fn check_count_json(value: &serde_json::Value, expected: &nqueens::Count) {
     };
     assert_eq!(int("n"), expected.n as u64);
     assert_eq!(u128::from(int("total")), expected.total);
-    assert_eq!(int("nodes"), expected.nodes);
+    assert_eq!(u128::from(int("nodes")), expected.nodes);
     assert_eq!(int("tasks"), expected.tasks as u64);
     assert_eq!(int("threads"), expected.threads as u64);
     assert_eq!(int("split_depth"), expected.split_depth as u64);

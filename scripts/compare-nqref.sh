@@ -4,8 +4,9 @@
 #   scripts/compare-nqref.sh N [RUNS] [THREADS]
 #
 # Needs ../shared/reference/nqref built (`make` there) and `cargo build --release`.
-# Each round runs nqref_count, then `nqueens count` in each symmetry mode; the script
-# reports the minimum wall time of each over RUNS rounds and its ratio to nqref's.
+# Each round runs nqref_count, then `nqueens count` (plain output) in each symmetry mode;
+# the script reports the minimum wall time of each whole command over RUNS rounds and
+# its ratio to nqref's.
 set -euo pipefail
 n=${1:?usage: compare-nqref.sh N [RUNS] [THREADS]}
 runs=${2:-5}
@@ -17,13 +18,19 @@ nq=$here/target/release/nqueens
 [ -x "$nq" ] || { echo "no $nq: run cargo build --release" >&2; exit 2; }
 
 best() { sort -g | head -1; }
+# Wall time of a whole command, in seconds (its output is discarded).
+wall() {
+    local start end
+    start=$(date +%s%N)
+    "$@" > /dev/null
+    end=$(date +%s%N)
+    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'
+}
 declare -A times
 for ((i = 0; i < runs; i++)); do
-    times[nqref]+="$("$nqref" "$n" --threads "$threads" | sed 's/.*seconds=\([0-9.]*\).*/\1/')"$'\n'
+    times[nqref]+="$(wall "$nqref" "$n" --threads "$threads")"$'\n'
     for mode in mirror full; do
-        t=$("$nq" count "$n" --threads "$threads" --symmetry "$mode" --json |
-            sed 's/.*"seconds":\([0-9.e-]*\).*/\1/')
-        times[$mode]+="$t"$'\n'
+        times[$mode]+="$(wall "$nq" count "$n" --threads "$threads" --symmetry "$mode")"$'\n'
     done
 done
 base=$(printf '%s' "${times[nqref]}" | best)

@@ -237,6 +237,66 @@ fn run_all(list: &TaskList) -> (u128, u128) {
 mod tests {
     use super::*;
 
+    fn filtered(placement: &Placement) -> u128 {
+        let mut found = 0;
+        crate::naive::for_each_solution(placement.n(), |q| {
+            if placement.queens().iter().all(|&(r, c)| q[r] == c) {
+                found += 1;
+            }
+        });
+        found
+    }
+
+    #[test]
+    fn agrees_with_filtering_every_solution() {
+        let cases = [
+            (8, "0:0"),
+            (8, "3:4"),
+            (9, "4:4"),
+            (9, "0:4"),
+            (9, "8:4,0:4"),
+            (7, "1:3,5:0"),
+            (6, "0:1,1:3"),
+            (6, "0:0,1:1"),
+            (1, "0:0"),
+            (0, ""),
+        ];
+        for (n, text) in cases {
+            let placement = if text.is_empty() {
+                Placement::empty(n).unwrap()
+            } else {
+                Placement::parse(n, text).unwrap()
+            };
+            for symmetry in Symmetry::ALL {
+                for split_depth in [None, Some(n.min(1)), Some(n)] {
+                    let options = Options {
+                        threads: Some(2),
+                        symmetry,
+                        split_depth,
+                        ..Options::default()
+                    };
+                    let count = count_within(&placement, &options).unwrap();
+                    assert_eq!(count.total, filtered(&placement), "n = {n}, {text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reports_the_symmetry_used() {
+        let options = Options::default();
+        let middle = Placement::parse(9, "4:4").unwrap();
+        assert_eq!(
+            count_within(&middle, &options).unwrap().symmetry,
+            Symmetry::Mirror
+        );
+        let side = Placement::parse(9, "4:3").unwrap();
+        assert_eq!(
+            count_within(&side, &options).unwrap().symmetry,
+            Symmetry::None
+        );
+    }
+
     #[test]
     fn threads_are_checked() {
         assert!(resolve_threads(Some(0)).is_err());

@@ -26,7 +26,6 @@ pub mod bench;
 pub mod board;
 pub mod canonical;
 pub mod checkpoint;
-pub mod completion;
 pub mod constraints;
 pub mod count;
 pub mod d4;

@@ -2,7 +2,7 @@
 //! independent textbook search.
 
 use nqueens::board::Board;
-use nqueens::completion::count_completions;
+use nqueens::count::count_within;
 use nqueens::format::Format;
 use nqueens::placement::Placement;
 use nqueens::solutions::{write_solutions, ListOptions, Solutions};
@@ -40,7 +40,7 @@ proptest! {
 
         for symmetry in Symmetry::ALL {
             let options = Options { threads: Some(threads), symmetry, ..Options::default() };
-            let count = count_completions(&p, &options).unwrap();
+            let count = count_within(&p, &options).unwrap();
             prop_assert_eq!(count.total, expected.len() as u128);
         }
 

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::kernel::{search, search_canonical, Tally};
-use crate::placement::{Placement, PlacementError};
+use crate::placement::Placement;
 use crate::rotation::{fixed_by, fundamental, Rotation};
 use crate::symmetry::Symmetry;
 use crate::tasks::{Task, TaskList};
@@ -101,9 +101,7 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
 /// Fundamental counts (`options.unique`) are only defined for the whole board.
 pub fn count_within(placement: &Placement, options: &Options) -> Result<Count, Error> {
     let n = placement.n();
-    if options.unique && !placement.is_empty() {
-        return Err(PlacementError::Unique.into());
-    }
+    placement.allow_unique(options.unique)?;
     let threads = resolve_threads(options.threads)?;
     let pool = build_pool(threads)?;
     let start = Instant::now();

@@ -21,7 +21,7 @@ use crate::count::{
     build_pool, fundamental_counts, resolve_threads, run_task, run_tasks, Count, Options,
 };
 use crate::error::Error;
-use crate::placement::{Placement, PlacementError};
+use crate::placement::Placement;
 use crate::tasks::TaskList;
 
 /// Environment variables set by MPI launchers (Open MPI, MPICH/Hydra, PMIx).
@@ -68,9 +68,7 @@ fn rank_threads(requested: Option<usize>) -> Result<usize, Error> {
 /// all MPI ranks. Returns the count on rank 0 and `None` on the other ranks.
 pub fn count_distributed(placement: &Placement, options: &Options) -> Result<Option<Count>, Error> {
     let n = placement.n();
-    if options.unique && !placement.is_empty() {
-        return Err(PlacementError::Unique.into());
-    }
+    placement.allow_unique(options.unique)?;
     let threads = rank_threads(options.threads)?;
     let pool = build_pool(threads)?;
     let start = Instant::now();

@@ -15,7 +15,7 @@ use crate::count::{
     build_pool, fundamental_counts, resolve_threads, run_tasks, Count, Options, TaskResult,
 };
 use crate::error::Error;
-use crate::placement::{Placement, PlacementError};
+use crate::placement::Placement;
 use crate::run_id::RunId;
 use crate::shard::{Shard, ShardReport};
 use crate::symmetry::Symmetry;
@@ -96,9 +96,7 @@ pub fn run(
     observer: &dyn Observer,
 ) -> Result<LongRun, Error> {
     let n = placement.n();
-    if options.unique && !placement.is_empty() {
-        return Err(PlacementError::Unique.into());
-    }
+    placement.allow_unique(options.unique)?;
     if options.unique && plan.shard.is_some() {
         return Err(Error::Shard(
             "fundamental counts need the whole run: count without --unique in the shards".into(),

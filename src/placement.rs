@@ -187,6 +187,16 @@ impl Placement {
             .all(|&(r, c)| columns.get(r).is_some_and(|&col| usize::from(col) == c))
     }
 
+    /// Fundamental counts and lists (`unique`) are defined for the whole board only:
+    /// with placed queens they are refused.
+    pub fn allow_unique(&self, unique: bool) -> Result<(), PlacementError> {
+        if unique && !self.is_empty() {
+            Err(PlacementError::Unique)
+        } else {
+            Ok(())
+        }
+    }
+
     /// Whether the left-right mirror maps the placement onto itself (every queen is on
     /// the middle column of an odd board).
     pub fn is_mirror_symmetric(&self) -> bool {

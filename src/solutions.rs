@@ -21,7 +21,7 @@ use crate::count::{build_pool, resolve_threads};
 use crate::error::Error;
 use crate::format::{Encoder, Format, FormatWriter};
 use crate::kernel::{visit_completions, Frontier};
-use crate::placement::{Placement, PlacementError};
+use crate::placement::Placement;
 
 /// A partial board whose rows `0..frontier.row` hold queens on the given columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -245,9 +245,7 @@ pub fn write_solutions<W: Write>(
     out: W,
 ) -> Result<Listing, Error> {
     let n = placement.n();
-    if options.unique && !placement.is_empty() {
-        return Err(PlacementError::Unique.into());
-    }
+    placement.allow_unique(options.unique)?;
     let threads = resolve_threads(options.threads)?;
     let pool = build_pool(threads)?;
     let mut constraints = placement.constraints();

@@ -67,6 +67,45 @@ pub fn seeds(n: usize) -> Vec<Seed> {
     seeds
 }
 
+/// The border squares where a queen ties with the row-0 queen of an edge seed: it
+/// stands at the same distance `b` from a corner. A solution of the seed with no queen
+/// on them is the only smallest member of its class, so its weight is 8 without
+/// comparing images ([`class_weight`]); kernels use this to weigh most solutions at
+/// once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ties {
+    /// Rows `b` and `n - 1 - b`: a queen there on column 0 or n-1 ties.
+    pub rows: [usize; 2],
+    /// Columns 0 and n-1.
+    pub edge_columns: u32,
+    /// Columns `b` and `n - 1 - b` of the last row.
+    pub last_row: u32,
+}
+
+impl Ties {
+    /// The tie squares of an edge seed (row 0 limited to the one column `b`, with
+    /// `1 <= b < n - 1 - b`); `None` for any other constraints.
+    pub fn of_seed(constraints: &Constraints) -> Option<Ties> {
+        let n = constraints.n();
+        let top = constraints.allowed(0);
+        if n < 4 || top.count_ones() != 1 {
+            return None;
+        }
+        let b = top.trailing_zeros() as usize;
+        (1 <= b && b < n - 1 - b).then_some(Ties {
+            rows: [b, n - 1 - b],
+            edge_columns: 1 | 1 << (n - 1),
+            last_row: 1 << b | 1 << (n - 1 - b),
+        })
+    }
+
+    /// Whether the solution `p` (column of each row) has a queen on a tie square.
+    pub fn in_solution(&self, p: &[u8]) -> bool {
+        let on = |row: usize, mask: u32| mask >> p[row] & 1 == 1;
+        self.rows.iter().any(|&row| on(row, self.edge_columns)) || on(p.len() - 1, self.last_row)
+    }
+}
+
 /// The weight of an edge-class solution `p` (column of each row): the size of its class
 /// (8, 4 or 2) if `p` is the lexicographically smallest of its 8 images, else 0.
 ///
@@ -165,6 +204,27 @@ mod tests {
                     assert_eq!(class_weight(&bytes), brute_weight(p), "{p:?}");
                 }
             });
+        }
+    }
+
+    #[test]
+    fn solutions_without_ties_weigh_eight() {
+        for n in 4..=10 {
+            for seed in seeds(n).iter().filter(|s| s.check) {
+                let ties = Ties::of_seed(&seed.constraints).expect("an edge seed");
+                let allowed = |p: &[usize]| {
+                    p.iter()
+                        .enumerate()
+                        .all(|(row, &c)| seed.constraints.allowed(row) >> c & 1 == 1)
+                };
+                crate::naive::for_each_solution(n, |p| {
+                    let bytes: Vec<u8> = p.iter().map(|&c| c as u8).collect();
+                    if allowed(p) && !ties.in_solution(&bytes) {
+                        assert_eq!(class_weight(&bytes), 8, "n = {n}, {p:?}");
+                    }
+                });
+            }
+            assert_eq!(Ties::of_seed(&Constraints::new(n)), None);
         }
     }
 

@@ -5,8 +5,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::dispatch::Kernel;
 use crate::error::Error;
-use crate::kernel::{search, search_canonical, Tally};
+use crate::kernel::Tally;
 use crate::placement::Placement;
 use crate::rotation::{fixed_by, fundamental, Rotation};
 use crate::symmetry::Symmetry;
@@ -26,6 +27,8 @@ pub struct Options {
     pub split_depth: Option<usize>,
     /// Also count the fundamental solutions (and the rotation-fixed ones).
     pub unique: bool,
+    /// The kernel the tasks run with (the fastest supported one by default).
+    pub kernel: Kernel,
 }
 
 impl Options {
@@ -68,6 +71,8 @@ pub struct Count {
     pub threads: usize,
     /// The symmetry reduction used.
     pub symmetry: Symmetry,
+    /// The kernel that ran the tasks (`scalar` or `avx512`).
+    pub kernel: Kernel,
     /// Rows fixed to form tasks.
     pub split_depth: usize,
     /// Wall-clock time of task building and search.
@@ -103,10 +108,11 @@ pub fn count_within(placement: &Placement, options: &Options) -> Result<Count, E
     let n = placement.n();
     placement.allow_unique(options.unique)?;
     let threads = resolve_threads(options.threads)?;
+    let kernel = options.kernel.resolve()?;
     let pool = build_pool(threads)?;
     let start = Instant::now();
     let list = TaskList::for_placement(placement, options.symmetry, options.split_depth)?;
-    let (total, nodes) = pool.install(|| run_all(&list));
+    let (total, nodes) = pool.install(|| run_all(&list, kernel));
     let (unique, rot180, rot90) = if options.unique {
         let fundamental = pool.install(|| fundamental_counts(n, total))?;
         (
@@ -127,6 +133,7 @@ pub fn count_within(placement: &Placement, options: &Options) -> Result<Count, E
         tasks: list.len(),
         threads,
         symmetry: list.symmetry,
+        kernel,
         split_depth: list.split_depth,
         seconds: start.elapsed().as_secs_f64(),
         version: crate::VERSION,
@@ -168,17 +175,17 @@ pub fn build_pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
         .map_err(|e| Error::ThreadPool(e.to_string()))
 }
 
-/// Runs one task: its weighted solution count and its nodes.
-pub fn run_task(list: &TaskList, task: &Task) -> (u128, Tally) {
+/// Runs one task with `kernel`: its weighted solution count and its nodes.
+pub fn run_task(list: &TaskList, task: &Task, kernel: Kernel) -> (u128, Tally) {
     let constraints = &list.constraints[task.constraints];
     let tally = if task.check {
-        search_canonical(
+        kernel.search_canonical(
             constraints,
             task.frontier,
             &task.prefix[..task.frontier.row],
         )
     } else {
-        search(constraints, task.frontier)
+        kernel.search(constraints, task.frontier)
     };
     (u128::from(tally.solutions) * u128::from(task.weight), tally)
 }
@@ -194,13 +201,13 @@ pub struct TaskResult {
     pub nodes: u64,
 }
 
-/// Runs the tasks of `list` at `indices` on the current rayon pool, calling `on_done`
+/// Runs the tasks of `list` at `indices` with `kernel` on the current rayon pool, calling `on_done`
 /// (from the worker threads) as each one finishes; returns the sums of their weighted
 /// solutions and nodes. The engine under checkpoints, shards and progress reports.
 ///
 /// # Panics
 /// If an index is out of range.
-pub fn run_tasks<F>(list: &TaskList, indices: &[usize], on_done: F) -> (u128, u128)
+pub fn run_tasks<F>(list: &TaskList, indices: &[usize], kernel: Kernel, on_done: F) -> (u128, u128)
 where
     F: Fn(TaskResult) + Sync,
 {
@@ -208,7 +215,7 @@ where
         .par_iter()
         .with_max_len(1)
         .map(|&index| {
-            let (weighted, tally) = run_task(list, &list.tasks[index]);
+            let (weighted, tally) = run_task(list, &list.tasks[index], kernel);
             on_done(TaskResult {
                 index,
                 weighted,
@@ -219,13 +226,14 @@ where
         .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
-/// Runs every task of `list` on the current rayon pool: (weighted total, kernel nodes).
-fn run_all(list: &TaskList) -> (u128, u128) {
+/// Runs every task of `list` with `kernel` on the current rayon pool: (weighted total,
+/// kernel nodes).
+fn run_all(list: &TaskList, kernel: Kernel) -> (u128, u128) {
     list.tasks
         .par_iter()
         .with_max_len(1)
         .map(|task| {
-            let (weighted, tally) = run_task(list, task);
+            let (weighted, tally) = run_task(list, task, kernel);
             (weighted, u128::from(tally.nodes))
         })
         .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
@@ -320,7 +328,7 @@ mod tests {
         let list = TaskList::build(9, Symmetry::Mirror, Some(2)).unwrap();
         let all: Vec<usize> = (0..list.len()).collect();
         let seen = std::sync::Mutex::new(Vec::new());
-        let (total, nodes) = run_tasks(&list, &all, |r| seen.lock().unwrap().push(r));
+        let (total, nodes) = run_tasks(&list, &all, Kernel::Auto, |r| seen.lock().unwrap().push(r));
         assert_eq!(total, 352);
         let mut seen = seen.into_inner().unwrap();
         seen.sort_by_key(|r| r.index);
@@ -330,7 +338,7 @@ mod tests {
             seen.iter().map(|r| u128::from(r.nodes)).sum::<u128>(),
             nodes
         );
-        let (odd, _) = run_tasks(&list, &[1, 3], |_| {});
+        let (odd, _) = run_tasks(&list, &[1, 3], Kernel::Auto, |_| {});
         assert_eq!(odd, seen[1].weighted + seen[3].weighted);
     }
 }

@@ -20,6 +20,7 @@ use rayon::prelude::*;
 use crate::count::{
     build_pool, fundamental_counts, resolve_threads, run_task, run_tasks, Count, Options,
 };
+use crate::dispatch::Kernel;
 use crate::error::Error;
 use crate::placement::Placement;
 use crate::tasks::TaskList;
@@ -70,6 +71,7 @@ pub fn count_distributed(placement: &Placement, options: &Options) -> Result<Opt
     let n = placement.n();
     placement.allow_unique(options.unique)?;
     let threads = rank_threads(options.threads)?;
+    let kernel = options.kernel.resolve()?;
     let pool = build_pool(threads)?;
     let start = Instant::now();
     let list = TaskList::for_placement(placement, options.symmetry, options.split_depth)?;
@@ -78,9 +80,9 @@ pub fn count_distributed(placement: &Placement, options: &Options) -> Result<Opt
     let world = universe.world();
     let ranks = usize::try_from(world.size()).unwrap_or(1);
     let (total, nodes) = if world.rank() == 0 {
-        serve_and_work(&world, &list, &pool, ranks)
+        serve_and_work(&world, &list, &pool, kernel, ranks)
     } else {
-        work_remotely(&world, &list, &pool, threads)
+        work_remotely(&world, &list, &pool, kernel, threads)
     };
     // Sums of 32-bit limbs never overflow a u64 over the ranks, so the reduction of the
     // u128 total and nodes stays exact.
@@ -117,6 +119,7 @@ pub fn count_distributed(placement: &Placement, options: &Options) -> Result<Opt
         tasks: list.len(),
         threads: usize::try_from(sum[8]).unwrap_or(usize::MAX),
         symmetry: list.symmetry,
+        kernel,
         split_depth: list.split_depth,
         seconds: start.elapsed().as_secs_f64(),
         version: crate::VERSION,
@@ -129,6 +132,7 @@ fn serve_and_work<C: Communicator>(
     world: &C,
     list: &TaskList,
     pool: &rayon::ThreadPool,
+    kernel: Kernel,
     ranks: usize,
 ) -> (u128, u128) {
     let next = AtomicUsize::new(0);
@@ -146,7 +150,7 @@ fn serve_and_work<C: Communicator>(
                             if i >= len {
                                 return (total, nodes);
                             }
-                            let (weighted, tally) = run_task(list, &list.tasks[i]);
+                            let (weighted, tally) = run_task(list, &list.tasks[i], kernel);
                             total += weighted;
                             nodes += u128::from(tally.nodes);
                         }
@@ -186,6 +190,7 @@ fn work_remotely<C: Communicator>(
     world: &C,
     list: &TaskList,
     pool: &rayon::ThreadPool,
+    kernel: Kernel,
     threads: usize,
 ) -> (u128, u128) {
     let root = world.process_at_rank(0);
@@ -198,7 +203,7 @@ fn work_remotely<C: Communicator>(
             return (total, nodes);
         }
         let indices: Vec<usize> = (from..to).collect();
-        let (t, k) = pool.install(|| run_tasks(list, &indices, |_| {}));
+        let (t, k) = pool.install(|| run_tasks(list, &indices, kernel, |_| {}));
         total += t;
         nodes += k;
     }

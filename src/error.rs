@@ -28,6 +28,12 @@ pub enum Error {
         /// The rejected count.
         threads: usize,
     },
+    /// The requested kernel cannot run on this processor.
+    #[error("the {kernel} kernel needs AVX-512F, AVX-512 VPOPCNTDQ and BMI2, which this processor lacks: use --kernel auto or scalar")]
+    KernelUnsupported {
+        /// The kernel's name.
+        kernel: &'static str,
+    },
     /// The requested split would create too many tasks to hold in memory.
     #[error(
         "split depth {depth} gives more than {limit} tasks for N = {n}: choose a smaller depth"
@@ -98,6 +104,7 @@ impl Error {
             Error::BoardSize { .. }
                 | Error::SplitDepth { .. }
                 | Error::Threads { .. }
+                | Error::KernelUnsupported { .. }
                 | Error::TooManyTasks { .. }
                 | Error::Placement(_)
                 | Error::Checkpoint { .. }

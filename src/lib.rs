@@ -22,6 +22,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx512;
 pub mod bench;
 pub mod board;
 pub mod canonical;
@@ -29,6 +31,7 @@ pub mod checkpoint;
 pub mod constraints;
 pub mod count;
 pub mod d4;
+pub mod dispatch;
 #[cfg(feature = "mpi")]
 pub mod distributed;
 pub mod error;
@@ -49,6 +52,7 @@ pub mod tasks;
 pub mod verify;
 
 pub use count::{count, Count, Options};
+pub use dispatch::Kernel;
 pub use error::Error;
 pub use symmetry::Symmetry;
 

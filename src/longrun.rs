@@ -14,6 +14,7 @@ use crate::checkpoint::Checkpoint;
 use crate::count::{
     build_pool, fundamental_counts, resolve_threads, run_tasks, Count, Options, TaskResult,
 };
+use crate::dispatch::Kernel;
 use crate::error::Error;
 use crate::placement::Placement;
 use crate::run_id::RunId;
@@ -61,6 +62,8 @@ pub struct LongRun {
     pub n: usize,
     /// The symmetry mode.
     pub symmetry: Symmetry,
+    /// The kernel that ran the tasks.
+    pub kernel: Kernel,
     /// Rows fixed to form tasks.
     pub split_depth: usize,
     /// Pre-placed queens (empty for none).
@@ -103,6 +106,7 @@ pub fn run(
         ));
     }
     let threads = resolve_threads(options.threads)?;
+    let kernel = options.kernel.resolve()?;
     let pool = build_pool(threads)?;
     let start = Instant::now();
     let list = TaskList::for_placement(placement, options.symmetry, options.split_depth)?;
@@ -143,7 +147,7 @@ pub fn run(
     });
     let failure: Mutex<Option<Error>> = Mutex::new(None);
     let (run_total, run_nodes) = pool.install(|| {
-        run_tasks(&list, &remaining, |result| {
+        run_tasks(&list, &remaining, kernel, |result| {
             if let Some(checkpoint) = &checkpoint {
                 if let Err(e) = checkpoint.record(&result) {
                     failure
@@ -167,7 +171,7 @@ pub fn run(
     } else {
         None
     };
-    let setup = if plan.shard.map_or(true, |s| s.index == 0) {
+    let setup = if plan.shard.is_none_or(|s| s.index == 0) {
         u128::from(list.setup_nodes)
     } else {
         0
@@ -176,6 +180,7 @@ pub fn run(
         id,
         n,
         symmetry: list.symmetry,
+        kernel,
         split_depth: list.split_depth,
         placements,
         shard: plan.shard,
@@ -204,6 +209,7 @@ impl LongRun {
             tasks: self.tasks_total,
             threads: self.threads,
             symmetry: self.symmetry,
+            kernel: self.kernel,
             split_depth: self.split_depth,
             seconds: self.seconds,
             version: crate::VERSION,

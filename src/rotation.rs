@@ -80,7 +80,7 @@ pub fn fundamental(n: usize, total: u128, rot180: u128, rot90: u128) -> Option<u
         return Some(total);
     }
     let sum = total + rot180 + 2 * rot90;
-    (sum % 8 == 0).then_some(sum / 8)
+    sum.is_multiple_of(8).then_some(sum / 8)
 }
 
 /// A partial board built from whole orbits.

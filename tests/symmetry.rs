@@ -14,6 +14,7 @@ fn full(threads: usize, split_depth: Option<usize>) -> Options {
         symmetry: Symmetry::Full,
         split_depth,
         unique: true,
+        ..Options::default()
     }
 }
 
@@ -76,6 +77,7 @@ fn the_three_modes_agree_up_to_13() {
                         symmetry,
                         split_depth: None,
                         unique: true,
+                        ..Options::default()
                     },
                 )
                 .unwrap();

@@ -1,7 +1,7 @@
 //! Argument types and parsers shared by several commands.
 
 use clap::Args;
-use nqueens::{Options, Symmetry};
+use nqueens::{Kernel, Options, Symmetry};
 
 /// The largest board size.
 pub const MAX_N: usize = nqueens::constraints::MAX_N;
@@ -29,6 +29,11 @@ pub fn symmetry(s: &str) -> Result<Symmetry, String> {
     s.parse::<Symmetry>().map_err(|e| e.to_string())
 }
 
+/// Parses a kernel name.
+pub fn kernel(s: &str) -> Result<Kernel, String> {
+    s.parse::<Kernel>().map_err(|e| e.to_string())
+}
+
 /// Parses an integer in `lo..=hi`, naming the range when it is not one.
 pub fn parse_in_range(s: &str, lo: usize, hi: usize, what: &str) -> Result<usize, String> {
     match s.trim().parse::<i128>() {
@@ -49,6 +54,10 @@ pub struct RunArgs {
     /// Rows fixed to form tasks, from 1 to N [default: enough for thousands of tasks].
     #[arg(long, value_name = "D", value_parser = split_depth, allow_negative_numbers = true)]
     pub split_depth: Option<i64>,
+    /// Search kernel: auto (avx512 where the processor has it, else scalar), scalar, or
+    /// avx512 (16 nodes at a time). Every kernel gives the same counts and nodes.
+    #[arg(long, value_name = "KERNEL", default_value = "auto", value_parser = kernel)]
+    pub kernel: Kernel,
 }
 
 impl RunArgs {
@@ -63,6 +72,7 @@ impl RunArgs {
             symmetry: self.symmetry,
             split_depth,
             unique: false,
+            kernel: self.kernel,
         })
     }
 
@@ -75,6 +85,7 @@ impl RunArgs {
             symmetry: self.symmetry,
             split_depth: self.split_depth.map(|d| d.clamp(0, hi) as usize),
             unique: false,
+            kernel: self.kernel,
         }
     }
 }

@@ -48,7 +48,7 @@ pub fn sweep_depths(n: usize) -> Vec<Option<usize>> {
     }
     let mut depths = Vec::new();
     for depth in candidates {
-        let valid = depth.map_or(true, |d| d >= min_split_depth(n));
+        let valid = depth.is_none_or(|d| d >= min_split_depth(n));
         if valid && !depths.contains(&depth) {
             depths.push(depth);
         }

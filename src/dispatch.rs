@@ -1,0 +1,181 @@
+//! Which kernel runs a search: the portable scalar loop ([`crate::kernel`]) or the
+//! AVX-512 one ([`crate::avx512`]). Both visit the same nodes and give the same counts;
+//! the choice is only about speed.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::constraints::Constraints;
+use crate::error::Error;
+use crate::kernel::{self, Frontier, Tally};
+
+/// The kernel a count runs its tasks with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// The fastest one this processor supports: AVX-512 where it can run, else scalar.
+    #[default]
+    Auto,
+    /// One node at a time, on any processor.
+    Scalar,
+    /// Sixteen nodes at a time; needs AVX-512F, AVX-512 VPOPCNTDQ and BMI2.
+    Avx512,
+}
+
+impl Kernel {
+    /// Every choice, as accepted on the command line.
+    pub const ALL: [Kernel; 3] = [Kernel::Auto, Kernel::Scalar, Kernel::Avx512];
+
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Auto => "auto",
+            Kernel::Scalar => "scalar",
+            Kernel::Avx512 => "avx512",
+        }
+    }
+
+    /// The kernel that will actually run: `Auto` becomes the fastest supported one; an
+    /// explicit kernel this processor cannot run is an error.
+    pub fn resolve(self) -> Result<Kernel, Error> {
+        match self {
+            Kernel::Auto if avx512_supported() => Ok(Kernel::Avx512),
+            Kernel::Auto | Kernel::Scalar => Ok(Kernel::Scalar),
+            Kernel::Avx512 if avx512_supported() => Ok(Kernel::Avx512),
+            Kernel::Avx512 => Err(Error::KernelUnsupported {
+                kernel: self.name(),
+            }),
+        }
+    }
+
+    /// Counts the completions of `start` under `constraints` (see
+    /// [`kernel::search`]). A kernel that cannot run here, or a start too close to the
+    /// last row for the vector kernel, falls back to the scalar loop.
+    pub fn search(self, constraints: &Constraints, start: Frontier) -> Tally {
+        #[cfg(target_arch = "x86_64")]
+        if self != Kernel::Scalar {
+            if let Some(tally) = crate::avx512::search(constraints, start) {
+                return tally;
+            }
+        }
+        kernel::search(constraints, start)
+    }
+
+    /// Weighs the completions of `start` by full-symmetry class (see
+    /// [`kernel::search_canonical`]), with the same fallback as [`Kernel::search`].
+    pub fn search_canonical(
+        self,
+        constraints: &Constraints,
+        start: Frontier,
+        prefix: &[u8],
+    ) -> Tally {
+        #[cfg(target_arch = "x86_64")]
+        if self != Kernel::Scalar {
+            if let Some(tally) = crate::avx512::search_canonical(constraints, start, prefix) {
+                return tally;
+            }
+        }
+        kernel::search_canonical(constraints, start, prefix)
+    }
+}
+
+/// Whether the AVX-512 kernel can run on this processor.
+fn avx512_supported() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return crate::avx512::is_supported();
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
+}
+
+impl fmt::Display for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error of parsing an unknown kernel name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown kernel '{0}' (expected one of: auto, scalar, avx512)")]
+pub struct UnknownKernel(pub String);
+
+impl FromStr for Kernel {
+    type Err = UnknownKernel;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Kernel::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| UnknownKernel(s.to_string()))
+    }
+}
+
+impl serde::Serialize for Kernel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::TaskList;
+    use crate::Symmetry;
+
+    #[test]
+    fn names_round_trip() {
+        for k in Kernel::ALL {
+            assert_eq!(k.name().parse::<Kernel>(), Ok(k));
+        }
+        assert!("avx2".parse::<Kernel>().is_err());
+    }
+
+    #[test]
+    fn auto_resolves_to_a_concrete_kernel() {
+        let k = Kernel::Auto.resolve().unwrap();
+        assert_ne!(k, Kernel::Auto);
+        assert_eq!(Kernel::Scalar.resolve().unwrap(), Kernel::Scalar);
+        assert_eq!(Kernel::Avx512.resolve().is_ok(), avx512_supported());
+    }
+
+    /// Every task of every mode, whole boards and the weighed canonical seeds: the same
+    /// solutions and nodes from both kernels.
+    #[test]
+    fn kernels_agree_task_by_task() {
+        for n in 4..=12 {
+            for symmetry in Symmetry::ALL {
+                for depth in [1, 2, 3] {
+                    let Ok(list) = TaskList::build(n, symmetry, Some(depth)) else {
+                        continue;
+                    };
+                    for task in &list.tasks {
+                        let c = &list.constraints[task.constraints];
+                        let prefix = &task.prefix[..task.frontier.row];
+                        let (fast, slow) = if task.check {
+                            (
+                                Kernel::Auto.search_canonical(c, task.frontier, prefix),
+                                Kernel::Scalar.search_canonical(c, task.frontier, prefix),
+                            )
+                        } else {
+                            (
+                                Kernel::Auto.search(c, task.frontier),
+                                Kernel::Scalar.search(c, task.frontier),
+                            )
+                        };
+                        assert_eq!(fast, slow, "n = {n}, {symmetry}, depth {depth}, {task:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn whole_trees_agree() {
+        for n in 0..=13 {
+            let c = Constraints::new(n);
+            assert_eq!(
+                Kernel::Auto.search(&c, Frontier::ROOT),
+                Kernel::Scalar.search(&c, Frontier::ROOT),
+                "n = {n}"
+            );
+        }
+    }
+}

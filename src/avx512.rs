@@ -67,8 +67,9 @@ pub fn search(constraints: &Constraints, start: Frontier) -> Option<Tally> {
 }
 
 /// Weighs the completions of `start` by their full-symmetry class, like
-/// [`crate::kernel::search_canonical`]; `prefix` holds the columns of the rows above
-/// `start`. `None` under the same conditions as [`search`].
+/// [`crate::kernel::search_canonical`] (so `constraints` are an edge seed's);
+/// `prefix` holds the columns of the rows above `start`. `None` under the same
+/// conditions as [`search`], and for n = 32 (weighing marks boards in bit 31).
 pub fn search_canonical(
     constraints: &Constraints,
     start: Frontier,

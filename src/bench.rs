@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::count::{count, Options};
+use crate::dispatch::Kernel;
 use crate::error::Error;
 use crate::machine;
 use crate::symmetry::Symmetry;
@@ -46,6 +47,8 @@ pub struct BenchReport {
     pub threads: usize,
     /// The symmetry mode.
     pub symmetry: Symmetry,
+    /// The kernel that ran the counts.
+    pub kernel: Kernel,
     /// The version of this crate.
     pub version: &'static str,
     /// The counts, smallest n first.
@@ -62,6 +65,7 @@ pub fn run(
     let date = machine::utc_timestamp();
     let mut rows = Vec::new();
     let mut threads = crate::count::resolve_threads(options.threads)?;
+    let kernel = options.kernel.resolve()?;
     for n in from..=to {
         let c = count(n, &options.for_board(n))?;
         threads = c.threads;
@@ -89,13 +93,15 @@ pub fn run(
         logical_cpus: machine::logical_cpus(),
         threads,
         symmetry: options.symmetry,
+        kernel,
         version: crate::VERSION,
         rows,
     })
 }
 
 impl BenchReport {
-    /// The file stem of this report: `bench-<date>-<host>-<symmetry>-t<threads>`.
+    /// The file stem of this report:
+    /// `bench-<date>-<host>-<symmetry>-<kernel>-t<threads>`.
     pub fn file_stem(&self) -> String {
         let date: String = self
             .date
@@ -113,7 +119,10 @@ impl BenchReport {
                 }
             })
             .collect();
-        format!("bench-{date}-{host}-{}-t{}", self.symmetry, self.threads)
+        format!(
+            "bench-{date}-{host}-{}-{}-t{}",
+            self.symmetry, self.kernel, self.threads
+        )
     }
 
     /// The report as a Markdown document.
@@ -128,6 +137,7 @@ impl BenchReport {
         );
         let _ = writeln!(md, "- threads: {}", self.threads);
         let _ = writeln!(md, "- symmetry: {}", self.symmetry);
+        let _ = writeln!(md, "- kernel: {}", self.kernel);
         let _ = writeln!(md, "- version: {}\n", self.version);
         md.push_str(&table(&self.rows));
         md

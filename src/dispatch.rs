@@ -168,6 +168,55 @@ mod tests {
     }
 
     #[test]
+    fn an_unsupported_kernel_is_a_usage_error_naming_the_way_out() {
+        let e = Error::KernelUnsupported { kernel: "avx512" };
+        assert!(e.is_usage());
+        let message = e.to_string();
+        assert!(message.contains("AVX-512") && message.contains("--kernel auto or scalar"));
+    }
+
+    /// Random row constraints and random starts: both kernels count the same.
+    mod random {
+        use super::*;
+        use crate::constraints::full_mask;
+        use proptest::prelude::*;
+
+        /// A board size, a column mask for each row, and a start row with the columns
+        /// to try on the rows above it.
+        fn constrained_start() -> impl Strategy<Value = (usize, Vec<u32>, Vec<u32>)> {
+            (4usize..=13).prop_flat_map(|n| {
+                let full = full_mask(n);
+                (
+                    Just(n),
+                    proptest::collection::vec((0..=full).prop_map(move |m| m | m >> 1), n),
+                    proptest::collection::vec(0..=full, 0..n),
+                )
+            })
+        }
+
+        proptest! {
+            #[test]
+            fn kernels_agree_on_random_constraints((n, masks, picks) in constrained_start()) {
+                let mut c = Constraints::new(n);
+                for (row, &mask) in masks.iter().enumerate() {
+                    c.restrict(row, mask | (row as u32 % 3).wrapping_neg());
+                }
+                // Place a queen on each row of the prefix where one fits.
+                let mut start = Frontier::ROOT;
+                for &pick in &picks {
+                    let avail = start.available(&c);
+                    if avail == 0 {
+                        break;
+                    }
+                    let choice = avail & (pick | avail.wrapping_neg() & avail);
+                    start = start.place(choice & choice.wrapping_neg());
+                }
+                prop_assert_eq!(Kernel::Auto.search(&c, start), Kernel::Scalar.search(&c, start));
+            }
+        }
+    }
+
+    #[test]
     fn whole_trees_agree() {
         for n in 0..=13 {
             let c = Constraints::new(n);

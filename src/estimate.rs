@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::count::{build_pool, count, resolve_threads, Options};
+use crate::dispatch::Kernel;
 use crate::error::Error;
 use crate::symmetry::Symmetry;
 use crate::tasks::TaskList;
@@ -45,6 +46,8 @@ pub struct Estimate {
     pub n: usize,
     /// The symmetry reduction.
     pub symmetry: Symmetry,
+    /// The kernel whose speed was measured.
+    pub kernel: Kernel,
     /// Rows fixed to form tasks.
     pub split_depth: usize,
     /// The number of tasks.
@@ -100,12 +103,14 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
     let list = TaskList::build(n, options.symmetry, options.split_depth)?;
     let pool = build_pool(threads)?;
     let nodes = pool.install(|| estimate_nodes(&list, probes, seed));
-    let rate = calibrate(n, options.symmetry)?;
+    let kernel = options.kernel.resolve()?;
+    let rate = calibrate(n, options.symmetry, kernel)?;
     let per_second = rate * threads as f64;
     let (low, high) = interval(nodes);
     Ok(Estimate {
         n,
         symmetry: options.symmetry,
+        kernel,
         split_depth: list.split_depth,
         tasks: list.len(),
         probes,
@@ -197,12 +202,13 @@ fn probe(list: &TaskList, rng: &mut SplitMix64) -> f64 {
 }
 
 /// The kernel's speed on this machine in nodes per second on one thread, measured by
-/// counting growing boards (up to 15, or `n`) under `symmetry` until at least
-/// [`CALIBRATION_SECONDS`] have passed.
-pub fn calibrate(n: usize, symmetry: Symmetry) -> Result<f64, Error> {
+/// counting growing boards (up to 15, or `n`) under `symmetry` with `kernel` until at
+/// least [`CALIBRATION_SECONDS`] have passed.
+pub fn calibrate(n: usize, symmetry: Symmetry, kernel: Kernel) -> Result<f64, Error> {
     let options = Options {
         threads: Some(1),
         symmetry,
+        kernel,
         ..Options::default()
     };
     let top = n.clamp(4, 15);

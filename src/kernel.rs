@@ -133,7 +133,8 @@ pub fn search(constraints: &Constraints, start: Frontier) -> Tally {
 /// Like [`search`], but each solution counts with its full-symmetry class weight
 /// ([`crate::canonical::class_weight`]: 8, 4, 2, or 0 when it is not the class
 /// representative), so `solutions` is a weighted count. `prefix` holds the columns of
-/// the rows above `start`.
+/// the rows above `start`. As `class_weight` requires, `constraints` are those of an
+/// edge seed of [`crate::canonical`] (or narrower).
 pub fn search_canonical(constraints: &Constraints, start: Frontier, prefix: &[u8]) -> Tally {
     run(constraints, start, prefix, &mut WeighByClass).0
 }

@@ -410,3 +410,39 @@ fn negative_option_values_name_the_range() {
     rejects(&["count", "8", "--threads", "-2"], &["1 to 4096"]);
     rejects(&["count", "8", "--split-depth", "-1"], &["1 to 8"]);
 }
+
+#[test]
+fn every_kernel_gives_the_same_count_and_nodes() {
+    let scalar = count_json(&["count", "13", "--kernel", "scalar", "--threads", "2"]);
+    assert_eq!(scalar["kernel"], "scalar");
+    assert_eq!(scalar["total"], 73_712);
+    let auto = count_json(&["count", "13", "--kernel", "auto", "--threads", "2"]);
+    let resolved = nqueens::Kernel::Auto.resolve().unwrap();
+    assert_eq!(auto["kernel"], resolved.name());
+    assert_eq!(
+        (&auto["total"], &auto["nodes"]),
+        (&scalar["total"], &scalar["nodes"])
+    );
+    if nqueens::Kernel::Avx512.resolve().is_ok() {
+        let wide = count_json(&["count", "13", "--kernel", "avx512", "--unique"]);
+        assert_eq!(wide["kernel"], "avx512");
+        assert_eq!(wide["unique"], 9_233);
+        assert_eq!(wide["nodes"], scalar["nodes"]);
+    } else {
+        rejects(
+            &["count", "13", "--kernel", "avx512"],
+            &["AVX-512", "--kernel auto"],
+        );
+        rejects(&["verify", "--kernel", "avx512"], &["AVX-512"]);
+        rejects(&["bench", "--no-save", "--kernel", "avx512"], &["AVX-512"]);
+    }
+}
+
+#[test]
+fn bad_kernel_names_every_kernel() {
+    rejects(
+        &["count", "8", "--kernel", "avx2"],
+        &["avx2", "auto", "scalar", "avx512"],
+    );
+    rejects(&["verify", "--kernel", ""], &["auto, scalar, avx512"]);
+}

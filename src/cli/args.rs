@@ -61,8 +61,10 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    /// The library options for a count of size `n`; the split depth must be in range.
+    /// The library options for a count of size `n`; the split depth must be in range
+    /// and the kernel must run on this processor.
     pub fn options(&self, n: usize) -> Result<Options, nqueens::Error> {
+        self.kernel.resolve()?;
         let split_depth = match self.split_depth {
             Some(depth) => Some(check_split_depth(n, depth)?),
             None => None,
@@ -77,16 +79,18 @@ impl RunArgs {
     }
 
     /// The library options for runs over many sizes up to `max_n`: a split depth is
-    /// capped into each board's range by the library ([`Options::for_board`]).
-    pub fn options_clamped(&self, max_n: usize) -> Options {
+    /// capped into each board's range by the library ([`Options::for_board`]). The
+    /// kernel must run on this processor.
+    pub fn options_clamped(&self, max_n: usize) -> Result<Options, nqueens::Error> {
+        self.kernel.resolve()?;
         let hi = nqueens::tasks::max_split_depth(max_n) as i64;
-        Options {
+        Ok(Options {
             threads: self.threads,
             symmetry: self.symmetry,
             split_depth: self.split_depth.map(|d| d.clamp(0, hi) as usize),
             unique: false,
             kernel: self.kernel,
-        }
+        })
     }
 }
 

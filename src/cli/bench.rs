@@ -40,7 +40,7 @@ pub fn run(args: &BenchArgs) -> Outcome {
     for n in args.from..=args.to {
         args.run.options(n)?;
     }
-    let options = args.run.options_clamped(args.to);
+    let options = args.run.options_clamped(args.to)?;
     print_stdout(&nqueens::bench::table(&[]))?;
     let mut print_error = None;
     let report = run_ladder(args.from, args.to, &options, |row| {

@@ -28,6 +28,7 @@ fn max_n(s: &str) -> Result<usize, String> {
 
 /// Runs `verify`: exit status 1 if any total differs from the published one.
 pub fn run(args: &VerifyArgs) -> Outcome {
+    let options = args.run.options_clamped(args.max)?;
     if !args.json {
         print_stdout(&format!(
             "{:>3}  {:>20}  {:>20}  {:>19}  {:>19}  {:>3}  {:>10}\n",
@@ -35,7 +36,6 @@ pub fn run(args: &VerifyArgs) -> Outcome {
         ))?;
     }
     let mut print_error = None;
-    let options = args.run.options_clamped(args.max);
     let rows = verify(args.max, &options, |row| {
         if !args.json {
             if let Err(e) = print_stdout(&table_row(row)) {

@@ -109,13 +109,14 @@ pub fn run_triple(
 }
 
 /// The field names every JSON `Count` object carries.
-pub const COUNT_FIELDS: [&str; 9] = [
+pub const COUNT_FIELDS: [&str; 10] = [
     "n",
     "total",
     "nodes",
     "tasks",
     "threads",
     "symmetry",
+    "kernel",
     "split_depth",
     "seconds",
     "version",
@@ -140,6 +141,7 @@ pub fn check_count_json(value: &serde_json::Value, expected: &nqueens::Count) {
     assert_eq!(int("threads"), expected.threads as u64);
     assert_eq!(int("split_depth"), expected.split_depth as u64);
     assert_eq!(value["symmetry"], expected.symmetry.name());
+    assert_eq!(value["kernel"], expected.kernel.name());
     assert_eq!(value["version"], nqueens::VERSION);
     let seconds = value["seconds"].as_f64().expect("seconds is a number");
     assert!(seconds >= 0.0 && seconds.is_finite(), "seconds = {seconds}");

@@ -1,40 +1,45 @@
-//! Criterion benchmark of the bitmask kernel alone: `nqueens::kernel::search` over a
-//! whole n x n board (n = 10..=12), with no task splitting and no thread pool.
+//! Criterion benchmark of the kernels alone: `Kernel::search` over a whole n x n board
+//! (n = 10..=13), with no task splitting and no thread pool, for the scalar kernel and
+//! (where the processor has it) the AVX-512 kernel, so one run gives their ratio.
 //!
-//! Throughput is reported in elements per second, an element being one queen placed
-//! (the search's `nodes`), so the figure reads as nodes per second.
+//! Groups are named `kernel/<kernel>`. Throughput is reported in elements per second,
+//! an element being one queen placed (the search's `nodes`), so the figure reads as
+//! nodes per second.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use nqueens::constraints::Constraints;
-use nqueens::kernel::{search, Frontier};
+use nqueens::kernel::Frontier;
 use nqueens::published::published;
+use nqueens::Kernel;
 
-/// Whole-board searches for n = 10..=12.
-fn kernel(c: &mut Criterion) {
-    let mut group = c.benchmark_group("kernel");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
-    for n in 10..=12 {
-        let constraints = Constraints::new(n);
-        let tally = search(&constraints, Frontier::ROOT);
-        let expected = published(n).expect("published total").total;
-        assert_eq!(
-            u128::from(tally.solutions),
-            expected,
-            "kernel total, n = {n}"
-        );
-        group.throughput(Throughput::Elements(tally.nodes));
-        group.bench_with_input(BenchmarkId::from_parameter(n), &constraints, |b, c| {
-            b.iter(|| search(black_box(c), black_box(Frontier::ROOT)))
-        });
+/// Whole-board searches for n = 10..=13 with each kernel this processor runs.
+fn kernels(c: &mut Criterion) {
+    for kernel in [Kernel::Scalar, Kernel::Avx512] {
+        if kernel.resolve().is_err() {
+            eprintln!("skipping kernel/{kernel}: not supported by this processor");
+            continue;
+        }
+        let mut group = c.benchmark_group(format!("kernel/{kernel}"));
+        group
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(300))
+            .measurement_time(Duration::from_secs(1));
+        for n in 10..=13 {
+            let constraints = Constraints::new(n);
+            let tally = kernel.search(&constraints, Frontier::ROOT);
+            let expected = published(n).expect("published total").total;
+            assert_eq!(u128::from(tally.solutions), expected, "{kernel}, n = {n}");
+            group.throughput(Throughput::Elements(tally.nodes));
+            group.bench_with_input(BenchmarkId::from_parameter(n), &constraints, |b, c| {
+                b.iter(|| kernel.search(black_box(c), black_box(Frontier::ROOT)))
+            });
+        }
+        group.finish();
     }
-    group.finish();
 }
 
-criterion_group!(benches, kernel);
+criterion_group!(benches, kernels);
 criterion_main!(benches);

@@ -4,9 +4,9 @@
 #   scripts/compare-nqref.sh N [RUNS] [THREADS]
 #
 # Needs ../shared/reference/nqref built (`make` there) and `cargo build --release`.
-# Each round runs nqref_count, then `nqueens count` (plain output) in each symmetry mode;
-# the script reports the minimum wall time of each whole command over RUNS rounds and
-# its ratio to nqref's.
+# Each round runs nqref_count, then `nqueens count` (plain output) in each symmetry mode
+# with the default kernel, then with `--kernel scalar`; the script reports the minimum
+# wall time of each whole command over RUNS rounds and its ratio to nqref's.
 set -euo pipefail
 n=${1:?usage: compare-nqref.sh N [RUNS] [THREADS]}
 runs=${2:-5}
@@ -26,17 +26,22 @@ wall() {
     end=$(date +%s%N)
     awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'
 }
+variants=("mirror auto" "full auto" "mirror scalar" "full scalar")
 declare -A times
 for ((i = 0; i < runs; i++)); do
     times[nqref]+="$(wall "$nqref" "$n" --threads "$threads")"$'\n'
-    for mode in mirror full; do
-        times[$mode]+="$(wall "$nq" count "$n" --threads "$threads" --symmetry "$mode")"$'\n'
+    for v in "${variants[@]}"; do
+        read -r mode kernel <<< "$v"
+        times[$v]+="$(wall "$nq" count "$n" --threads "$threads" --symmetry "$mode" --kernel "$kernel")"$'\n'
     done
 done
 base=$(printf '%s' "${times[nqref]}" | best)
-printf 'n=%s threads=%s runs=%s (minimum wall seconds)\n' "$n" "$threads" "$runs"
-printf '%-22s %10.3f s  1.000\n' "nqref_count" "$base"
-for mode in mirror full; do
-    t=$(printf '%s' "${times[$mode]}" | best)
-    printf '%-22s %10.3f s  %.3f\n' "nqueens --symmetry $mode" "$t" "$(awk -v a="$t" -v b="$base" 'BEGIN { print a / b }')"
+printf 'n=%s threads=%s runs=%s kernel auto=%s (minimum wall seconds)\n' "$n" "$threads" "$runs" \
+    "$("$nq" count 4 --json | sed 's/.*"kernel":"\([a-z0-9]*\)".*/\1/')"
+printf '%-40s %10.3f s  1.000\n' "nqref_count" "$base"
+for v in "${variants[@]}"; do
+    read -r mode kernel <<< "$v"
+    t=$(printf '%s' "${times[$v]}" | best)
+    printf '%-40s %10.3f s  %.3f\n' "nqueens --symmetry $mode --kernel $kernel" "$t" \
+        "$(awk -v a="$t" -v b="$base" 'BEGIN { print a / b }')"
 done

@@ -202,7 +202,7 @@ fn probe(list: &TaskList, rng: &mut SplitMix64) -> f64 {
 }
 
 /// The kernel's speed on this machine in nodes per second on one thread, measured by
-/// counting growing boards (up to 15, or `n`) under `symmetry` with `kernel` until at
+/// counting growing boards (14 up to 16, or `n`) under `symmetry` with `kernel` until at
 /// least [`CALIBRATION_SECONDS`] have passed.
 pub fn calibrate(n: usize, symmetry: Symmetry, kernel: Kernel) -> Result<f64, Error> {
     let options = Options {
@@ -211,8 +211,10 @@ pub fn calibrate(n: usize, symmetry: Symmetry, kernel: Kernel) -> Result<f64, Er
         kernel,
         ..Options::default()
     };
-    let top = n.clamp(4, 15);
-    let mut board = top.min(10);
+    // Boards below 14 finish in milliseconds, too fast to measure the kernel rather
+    // than the start of a count.
+    let top = n.clamp(4, 16);
+    let mut board = top.min(14);
     let (mut nodes, start) = (0u128, Instant::now());
     loop {
         nodes += count(board, &options)?.nodes;

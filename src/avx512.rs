@@ -20,43 +20,28 @@
 //!
 //! It visits exactly the nodes of the scalar kernel, so `nodes` and every count are the
 //! same; only the order differs, which a count cannot see (the tests compare both). It
-//! runs only where the processor has AVX-512F, AVX-512 VPOPCNTDQ and BMI2
-//! ([`is_supported`]); `unsafe` is confined to the vector loads and stores (bounds
+//! runs only where the processor has AVX-512F and BMI2 (Intel Xeon since Skylake, AMD
+//! since Zen 4: [`is_supported`]); `unsafe` is confined to the vector loads and stores (bounds
 //! checked slices) and to the one call that relies on the detected features.
 
-use std::arch::x86_64::{
-    __m512i, _mm512_add_epi32, _mm512_and_si512, _mm512_andnot_si512, _mm512_loadu_si512,
-    _mm512_mask_add_epi32, _mm512_mask_expand_epi32, _mm512_mask_mov_epi32, _mm512_mask_or_epi32,
-    _mm512_mask_test_epi32_mask, _mm512_maskz_compress_epi32, _mm512_or_si512, _mm512_popcnt_epi32,
-    _mm512_reduce_add_epi32, _mm512_set1_epi32, _mm512_setr_epi32, _mm512_setzero_si512,
-    _mm512_slli_epi32, _mm512_srli_epi32, _mm512_storeu_si512, _mm512_sub_epi32,
-    _mm512_test_epi32_mask, _mm512_xor_si512, _pdep_u32,
-};
-use std::cell::RefCell;
-
-use crate::canonical::{class_weight, Ties};
 use crate::constraints::{full_mask, Constraints, MAX_N};
 use crate::kernel::{Frontier, Tally};
+use crate::row_buffers::{seed, suits, with_buffers, Buffers, Path, DRAIN_AT, ROW_ROOM, TIED};
+use std::arch::x86_64::{
+    __m512i, _mm512_add_epi32, _mm512_and_si512, _mm512_andnot_si512, _mm512_loadu_si512,
+    _mm512_mask_expand_epi32, _mm512_mask_mov_epi32, _mm512_mask_or_epi32,
+    _mm512_mask_test_epi32_mask, _mm512_maskz_compress_epi32, _mm512_or_si512, _mm512_set1_epi32,
+    _mm512_setr_epi32, _mm512_setzero_si512, _mm512_slli_epi32, _mm512_srli_epi32,
+    _mm512_storeu_si512, _mm512_sub_epi32, _mm512_test_epi32_mask, _mm512_xor_si512, _pdep_u32,
+};
 
 /// Nodes handled at once: the 32-bit lanes of a 512-bit vector.
 const LANES: usize = 16;
 
-/// A row's buffer is drained once it holds this many nodes.
-const DRAIN_AT: usize = 512;
-
-/// The room of one row's buffer: a last step may add a vector past [`DRAIN_AT`], and a
-/// vector load may read a vector past the last node.
-const ROW_ROOM: usize = DRAIN_AT + 2 * LANES;
-
-/// The mark of a tied board in its used columns (see [`Ties`]).
-const TIED: u32 = 1 << 31;
-
 /// Whether this processor can run the kernel (checked once by the standard library,
 /// then cached).
 pub fn is_supported() -> bool {
-    is_x86_feature_detected!("avx512f")
-        && is_x86_feature_detected!("avx512vpopcntdq")
-        && is_x86_feature_detected!("bmi2")
+    is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("bmi2")
 }
 
 /// Counts the completions of `start` under `constraints`, like
@@ -78,46 +63,15 @@ pub fn search_canonical(
     run::<true>(constraints, start, prefix)
 }
 
-/// The per-row node buffers, one set per thread, reused from task to task.
-struct Buffers {
-    cols: Vec<u32>,
-    ld: Vec<u32>,
-    rd: Vec<u32>,
-    /// Index of each node's parent in the previous row's buffer (when weighing).
-    parent: Vec<u32>,
-    /// Nodes waiting in each row's buffer.
-    len: [usize; MAX_N],
-}
-
-impl Buffers {
-    fn new() -> Self {
-        let room = ROW_ROOM * MAX_N;
-        Buffers {
-            cols: vec![0; room],
-            ld: vec![0; room],
-            rd: vec![0; room],
-            parent: vec![0; room],
-            len: [0; MAX_N],
-        }
-    }
-}
-
-thread_local! {
-    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::new());
-}
-
 fn run<const WEIGH: bool>(
     constraints: &Constraints,
     start: Frontier,
     prefix: &[u8],
 ) -> Option<Tally> {
-    let n = constraints.n();
-    // Weighing marks tied boards with bit 31 of the used columns: n <= 31 only.
-    if start.row + 3 > n || (WEIGH && n >= 32) || !is_supported() {
+    if !suits(constraints, start, WEIGH) || !is_supported() {
         return None;
     }
-    BUFFERS.with(|cell| {
-        let buffers = &mut *cell.borrow_mut();
+    with_buffers(|buffers| {
         // SAFETY: `is_supported` checked every feature `expand` is compiled with.
         Some(unsafe { expand::<WEIGH>(buffers, constraints, start, prefix) })
     })
@@ -151,8 +105,8 @@ fn lanes(x: __m512i) -> [u32; LANES] {
 }
 
 /// Where the expansion of one row's buffer stands: the node in each lane, its
-/// remaining free squares, its index in the buffer (when weighing), the busy lanes, the
-/// next node to load, and the nodes counted so far (per lane).
+/// remaining free squares, its index in the buffer (when weighing), the busy lanes, and
+/// the next node to load.
 #[derive(Clone, Copy)]
 struct RowState {
     cols: __m512i,
@@ -160,7 +114,6 @@ struct RowState {
     rd: __m512i,
     avail: __m512i,
     index: __m512i,
-    node_lanes: __m512i,
     busy: u16,
     next: usize,
 }
@@ -176,7 +129,6 @@ impl RowState {
             rd: zero,
             avail: zero,
             index: zero,
-            node_lanes: zero,
             busy: 0,
             next: 0,
         }
@@ -184,7 +136,7 @@ impl RowState {
 }
 
 /// Expands `start` into its whole subtree: (weighted) solutions and nodes.
-#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi2,popcnt")]
+#[target_feature(enable = "avx512f,bmi2,popcnt")]
 fn expand<const WEIGH: bool>(
     buffers: &mut Buffers,
     constraints: &Constraints,
@@ -194,6 +146,7 @@ fn expand<const WEIGH: bool>(
     let n = constraints.n();
     let rows = constraints.rows();
     let first = start.row;
+    let ties = seed(buffers, constraints, start, prefix, WEIGH);
     let Buffers {
         cols: col_buf,
         ld: ld_buf,
@@ -207,30 +160,6 @@ fn expand<const WEIGH: bool>(
         &mut rd_buf[..],
         &mut parent_buf[..],
     );
-    // When weighing, a node whose board has a queen on a tie square of the seed
-    // ([`Ties`]) carries TIED in its columns: only such solutions need their images
-    // compared, the others weigh 8. Without tie squares every solution is compared.
-    let ties = if WEIGH {
-        Ties::of_seed(constraints)
-    } else {
-        None
-    };
-    let tied_above = WEIGH
-        && ties.is_none_or(|t| {
-            t.rows
-                .iter()
-                .any(|&row| row < first && t.edge_columns >> prefix[row] & 1 == 1)
-        });
-    let tie_columns_on = |row: usize| match ties {
-        Some(t) if t.rows.contains(&row) => t.edge_columns,
-        _ => 0,
-    };
-    let at = first * ROW_ROOM;
-    col_buf[at] = start.cols | if tied_above { TIED } else { 0 };
-    ld_buf[at] = start.ld;
-    rd_buf[at] = start.rd;
-    len.fill(0);
-    len[first] = 1;
 
     let zero = _mm512_setzero_si512();
     let ramp = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -238,8 +167,8 @@ fn expand<const WEIGH: bool>(
     let allowed_last = _mm512_set1_epi32(rows[n - 1] as i32);
     let full = _mm512_set1_epi32(full_mask(n) as i32);
     let tied = _mm512_set1_epi32(TIED as i32);
-    let penultimate_ties = _mm512_set1_epi32(tie_columns_on(n - 2) as i32);
-    let last_ties = _mm512_set1_epi32(ties.map_or(0, |t| t.last_row) as i32);
+    let penultimate_ties = _mm512_set1_epi32(ties.on_row[n - 2] as i32);
+    let last_ties = _mm512_set1_epi32(ties.last_row as i32);
     let mut saved = [RowState::fresh(); MAX_N];
     let mut solutions = 0u64;
     let mut nodes = 0u64;
@@ -251,7 +180,7 @@ fn expand<const WEIGH: bool>(
         let below = here + ROW_ROOM;
         let last_pair = d + 3 == n;
         let allowed = _mm512_set1_epi32(rows[d] as i32);
-        let tie_columns = _mm512_set1_epi32(tie_columns_on(d) as i32);
+        let tie_columns = _mm512_set1_epi32(ties.on_row[d] as i32);
         let mut descend = false;
         loop {
             let idle = !st.busy;
@@ -273,12 +202,6 @@ fn expand<const WEIGH: bool>(
                 let attacked = _mm512_or_si512(st.cols, _mm512_or_si512(st.ld, st.rd));
                 let fresh = _mm512_andnot_si512(attacked, allowed);
                 st.avail = _mm512_mask_mov_epi32(st.avail, take, fresh);
-                st.node_lanes = _mm512_mask_add_epi32(
-                    st.node_lanes,
-                    take,
-                    st.node_lanes,
-                    _mm512_popcnt_epi32(fresh),
-                );
                 st.next += take.count_ones() as usize;
                 st.busy = _mm512_test_epi32_mask(st.avail, st.avail);
             }
@@ -288,7 +211,9 @@ fn expand<const WEIGH: bool>(
                 }
                 continue;
             }
+            // One queen placed on row d in every busy lane: that many nodes.
             let busy = st.busy;
+            nodes += u64::from(busy.count_ones());
             let bit = _mm512_and_si512(st.avail, _mm512_sub_epi32(zero, st.avail));
             st.avail = _mm512_xor_si512(st.avail, bit);
             st.busy = _mm512_test_epi32_mask(st.avail, st.avail);
@@ -304,21 +229,18 @@ fn expand<const WEIGH: bool>(
                 // one goes there and the other on row n - 1, in either order.
                 let attacked = _mm512_or_si512(child_cols, _mm512_or_si512(child_ld, child_rd));
                 let penultimate = _mm512_andnot_si512(attacked, allowed_penultimate);
-                st.node_lanes = _mm512_mask_add_epi32(
-                    st.node_lanes,
-                    busy,
-                    st.node_lanes,
-                    _mm512_popcnt_epi32(penultimate),
-                );
                 let free = _mm512_andnot_si512(child_cols, full);
                 let low = _mm512_and_si512(free, _mm512_sub_epi32(zero, free));
                 let high = _mm512_xor_si512(free, low);
-                let low_first = _mm512_mask_test_epi32_mask(busy, penultimate, low)
+                let low_placed = _mm512_mask_test_epi32_mask(busy, penultimate, low);
+                let high_placed = _mm512_mask_test_epi32_mask(busy, penultimate, high);
+                let low_first = low_placed
                     & _mm512_test_epi32_mask(last_row(child_ld, child_rd, low, allowed_last), high);
-                let high_first = _mm512_mask_test_epi32_mask(busy, penultimate, high)
+                let high_first = high_placed
                     & _mm512_test_epi32_mask(last_row(child_ld, child_rd, high, allowed_last), low);
                 let found = u64::from(low_first.count_ones() + high_first.count_ones());
-                nodes += found;
+                // Queens placed on row n - 2, then on row n - 1 (the solutions).
+                nodes += u64::from(low_placed.count_ones() + high_placed.count_ones()) + found;
                 if !WEIGH {
                     solutions += found;
                 } else if found != 0 {
@@ -381,7 +303,6 @@ fn expand<const WEIGH: bool>(
             continue;
         }
         // Row d is used up and nothing waits below it.
-        nodes += u64::from(_mm512_reduce_add_epi32(st.node_lanes) as u32);
         len[d] = 0;
         if d == first {
             return Tally { solutions, nodes };
@@ -401,36 +322,4 @@ fn last_row(ld: __m512i, rd: __m512i, bit: __m512i, allowed_last: __m512i) -> __
         _mm512_srli_epi32::<1>(_mm512_or_si512(rd, bit)),
     );
     _mm512_andnot_si512(attacked, allowed_last)
-}
-
-/// What it takes to read a solution back from the buffers: the used columns and the
-/// parent of every buffered node, and the rows above the search's start.
-struct Path<'a> {
-    cols: &'a [u32],
-    parent: &'a [u32],
-    first: usize,
-    prefix: &'a [u8],
-    n: usize,
-}
-
-impl Path<'_> {
-    /// The class weight of the solution whose node `index` in row `d`'s buffer takes
-    /// the queens `tail` (bits) on rows `d`, `d + 1`, `d + 2`; the rows above come
-    /// back through the parents.
-    fn weight(&self, d: usize, index: usize, tail: [u32; 3]) -> u64 {
-        let mut board = [0u8; MAX_N];
-        for (k, bit) in tail.into_iter().enumerate() {
-            board[d + k] = bit.trailing_zeros() as u8;
-        }
-        let mut node = index;
-        for row in (self.first + 1..=d).rev() {
-            let parent = self.parent[row * ROW_ROOM + node] as usize;
-            let placed =
-                self.cols[row * ROW_ROOM + node] ^ self.cols[(row - 1) * ROW_ROOM + parent];
-            board[row - 1] = placed.trailing_zeros() as u8;
-            node = parent;
-        }
-        board[..self.first].copy_from_slice(&self.prefix[..self.first]);
-        class_weight(&board[..self.n])
-    }
 }

@@ -17,7 +17,7 @@ pub enum Kernel {
     Auto,
     /// One node at a time, on any processor.
     Scalar,
-    /// Sixteen nodes at a time; needs AVX-512F, AVX-512 VPOPCNTDQ and BMI2.
+    /// Sixteen nodes at a time; needs AVX-512F and BMI2.
     Avx512,
 }
 

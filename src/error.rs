@@ -29,7 +29,7 @@ pub enum Error {
         threads: usize,
     },
     /// The requested kernel cannot run on this processor.
-    #[error("the {kernel} kernel needs AVX-512F, AVX-512 VPOPCNTDQ and BMI2, which this processor lacks: use --kernel auto or scalar")]
+    #[error("the {kernel} kernel needs AVX-512F and BMI2, which this processor lacks: use --kernel auto or scalar")]
     KernelUnsupported {
         /// The kernel's name.
         kernel: &'static str,

@@ -44,6 +44,7 @@ pub mod naive;
 pub mod placement;
 pub mod published;
 pub mod rotation;
+mod row_buffers;
 pub mod run_id;
 pub mod shard;
 pub mod solutions;

@@ -38,6 +38,7 @@ pub mod error;
 pub mod estimate;
 pub mod format;
 pub mod kernel;
+mod lane_machine;
 pub mod longrun;
 pub mod machine;
 pub mod naive;

@@ -1,6 +1,7 @@
 //! Criterion benchmark of the kernels alone: `Kernel::search` over a whole n x n board
 //! (n = 10..=13), with no task splitting and no thread pool, for the scalar kernel and
-//! (where the processor has it) the AVX-512 kernel, so one run gives their ratio.
+//! the vector kernels this processor runs (AVX2, AVX-512), so one run gives their
+//! ratios.
 //!
 //! Groups are named `kernel/<kernel>`. Throughput is reported in elements per second,
 //! an element being one queen placed (the search's `nodes`), so the figure reads as
@@ -17,8 +18,8 @@ use nqueens::Kernel;
 
 /// Whole-board searches for n = 10..=13 with each kernel this processor runs.
 fn kernels(c: &mut Criterion) {
-    for kernel in [Kernel::Scalar, Kernel::Avx512] {
-        if kernel.resolve().is_err() {
+    for kernel in [Kernel::Scalar, Kernel::Avx2, Kernel::Avx512] {
+        if !kernel.is_supported() {
             eprintln!("skipping kernel/{kernel}: not supported by this processor");
             continue;
         }

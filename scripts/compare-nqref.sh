@@ -5,7 +5,8 @@
 #
 # Needs ../shared/reference/nqref built (`make` there) and `cargo build --release`.
 # Each round runs nqref_count, then `nqueens count` (plain output) in each symmetry mode
-# with the default kernel, then with `--kernel scalar`; the script reports the minimum
+# with the default kernel, then with `--kernel scalar` (and `--kernel avx2` where the
+# processor runs it); the script reports the minimum
 # wall time of each whole command over RUNS rounds and its ratio to nqref's.
 set -euo pipefail
 n=${1:?usage: compare-nqref.sh N [RUNS] [THREADS]}
@@ -27,6 +28,10 @@ wall() {
     awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'
 }
 variants=("mirror auto" "full auto" "mirror scalar" "full scalar")
+# The AVX2 kernel too, where it is not what auto picks but the processor runs it.
+if "$nq" count 4 --kernel avx2 > /dev/null 2>&1; then
+    variants+=("mirror avx2" "full avx2")
+fi
 declare -A times
 for ((i = 0; i < runs; i++)); do
     times[nqref]+="$(wall "$nqref" "$n" --threads "$threads")"$'\n'

@@ -3,9 +3,9 @@
 //! The scalar kernel spends most of its time on mispredicted branches: whether a node
 //! has another free square is a coin toss the processor cannot learn. This kernel makes
 //! those decisions for sixteen nodes at once, in the lanes of 512-bit vectors, with
-//! masks instead of branches ([`crate::lane_machine`]):
+//! masks instead of branches (the lane machine of `src/lane_machine.rs`):
 //!
-//! - The nodes waiting on row `d` sit in a buffer of that row ([`crate::row_buffers`]:
+//! - The nodes waiting on row `d` sit in a buffer of that row (`src/row_buffers.rs`:
 //!   used columns, the two diagonals, and, when solutions are weighed, the index of the
 //!   parent node in the buffer of row `d - 1`).
 //! - Each step places one queen in every busy lane (its lowest free square) and appends
@@ -46,39 +46,6 @@ type Vector = __m512i;
 /// then cached).
 pub fn is_supported() -> bool {
     is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("bmi2")
-}
-
-/// Counts the completions of `start` under `constraints`, like
-/// [`crate::kernel::search`]; `None` when the processor lacks the features
-/// ([`is_supported`]) or fewer than three rows are left (the scalar kernel's job).
-pub fn search(constraints: &Constraints, start: Frontier) -> Option<Tally> {
-    run::<false>(constraints, start, &[])
-}
-
-/// Weighs the completions of `start` by their full-symmetry class, like
-/// [`crate::kernel::search_canonical`] (so `constraints` are an edge seed's);
-/// `prefix` holds the columns of the rows above `start`. `None` under the same
-/// conditions as [`search`], and for n = 32 (weighing marks boards in bit 31).
-pub fn search_canonical(
-    constraints: &Constraints,
-    start: Frontier,
-    prefix: &[u8],
-) -> Option<Tally> {
-    run::<true>(constraints, start, prefix)
-}
-
-fn run<const WEIGH: bool>(
-    constraints: &Constraints,
-    start: Frontier,
-    prefix: &[u8],
-) -> Option<Tally> {
-    if !suits(constraints, start, WEIGH) || !is_supported() {
-        return None;
-    }
-    with_buffers(|buffers| {
-        // SAFETY: `is_supported` checked every feature `expand` is compiled with.
-        Some(unsafe { expand::<WEIGH>(buffers, constraints, start, prefix) })
-    })
 }
 
 lane_machine!("avx512f,bmi2,popcnt");

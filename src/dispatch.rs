@@ -1,6 +1,6 @@
-//! Which kernel runs a search: the portable scalar loop ([`crate::kernel`]) or the
-//! AVX-512 one ([`crate::avx512`]). Both visit the same nodes and give the same counts;
-//! the choice is only about speed.
+//! Which kernel runs a search: the portable scalar loop ([`crate::kernel`]) or a vector
+//! one ([`crate::avx512`], [`crate::avx2`]). All visit the same nodes and give the same
+//! counts; the choice is only about speed.
 
 use std::fmt;
 use std::str::FromStr;
@@ -12,25 +12,50 @@ use crate::kernel::{self, Frontier, Tally};
 /// The kernel a count runs its tasks with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Kernel {
-    /// The fastest one this processor supports: AVX-512 where it can run, else scalar.
+    /// The fastest one this processor supports: AVX-512, else AVX2, else scalar.
     #[default]
     Auto,
     /// One node at a time, on any processor.
     Scalar,
+    /// Eight nodes at a time; needs AVX2 and BMI2.
+    Avx2,
     /// Sixteen nodes at a time; needs AVX-512F and BMI2.
     Avx512,
 }
 
 impl Kernel {
     /// Every choice, as accepted on the command line.
-    pub const ALL: [Kernel; 3] = [Kernel::Auto, Kernel::Scalar, Kernel::Avx512];
+    pub const ALL: [Kernel; 4] = [Kernel::Auto, Kernel::Scalar, Kernel::Avx2, Kernel::Avx512];
 
     /// The name used on the command line and in JSON.
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Auto => "auto",
             Kernel::Scalar => "scalar",
+            Kernel::Avx2 => "avx2",
             Kernel::Avx512 => "avx512",
+        }
+    }
+
+    /// The processor features a kernel needs (none for `Auto` and `Scalar`).
+    pub fn needs(self) -> &'static str {
+        match self {
+            Kernel::Auto | Kernel::Scalar => "nothing",
+            Kernel::Avx2 => "AVX2 and BMI2",
+            Kernel::Avx512 => "AVX-512F and BMI2",
+        }
+    }
+
+    /// Whether this processor can run the kernel (`Auto` and `Scalar` always can).
+    pub fn is_supported(self) -> bool {
+        match self {
+            Kernel::Auto | Kernel::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => crate::avx2::is_supported(),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => crate::avx512::is_supported(),
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Avx2 | Kernel::Avx512 => false,
         }
     }
 
@@ -38,22 +63,30 @@ impl Kernel {
     /// explicit kernel this processor cannot run is an error.
     pub fn resolve(self) -> Result<Kernel, Error> {
         match self {
-            Kernel::Auto if avx512_supported() => Ok(Kernel::Avx512),
-            Kernel::Auto | Kernel::Scalar => Ok(Kernel::Scalar),
-            Kernel::Avx512 if avx512_supported() => Ok(Kernel::Avx512),
-            Kernel::Avx512 => Err(Error::KernelUnsupported {
-                kernel: self.name(),
+            Kernel::Auto => Ok([Kernel::Avx512, Kernel::Avx2]
+                .into_iter()
+                .find(|k| k.is_supported())
+                .unwrap_or(Kernel::Scalar)),
+            k if k.is_supported() => Ok(k),
+            k => Err(Error::KernelUnsupported {
+                kernel: k.name(),
+                needs: k.needs(),
             }),
         }
     }
 
     /// Counts the completions of `start` under `constraints` (see
     /// [`kernel::search`]). A kernel that cannot run here, or a start too close to the
-    /// last row for the vector kernel, falls back to the scalar loop.
+    /// last row for the vector kernels, falls back to the scalar loop.
     pub fn search(self, constraints: &Constraints, start: Frontier) -> Tally {
         #[cfg(target_arch = "x86_64")]
-        if self != Kernel::Scalar {
-            if let Some(tally) = crate::avx512::search(constraints, start) {
+        {
+            let vector = match self.resolve() {
+                Ok(Kernel::Avx512) => crate::avx512::search(constraints, start),
+                Ok(Kernel::Avx2) => crate::avx2::search(constraints, start),
+                _ => None,
+            };
+            if let Some(tally) = vector {
                 return tally;
             }
         }
@@ -69,21 +102,18 @@ impl Kernel {
         prefix: &[u8],
     ) -> Tally {
         #[cfg(target_arch = "x86_64")]
-        if self != Kernel::Scalar {
-            if let Some(tally) = crate::avx512::search_canonical(constraints, start, prefix) {
+        {
+            let vector = match self.resolve() {
+                Ok(Kernel::Avx512) => crate::avx512::search_canonical(constraints, start, prefix),
+                Ok(Kernel::Avx2) => crate::avx2::search_canonical(constraints, start, prefix),
+                _ => None,
+            };
+            if let Some(tally) = vector {
                 return tally;
             }
         }
         kernel::search_canonical(constraints, start, prefix)
     }
-}
-
-/// Whether the AVX-512 kernel can run on this processor.
-fn avx512_supported() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return crate::avx512::is_supported();
-    #[cfg(not(target_arch = "x86_64"))]
-    return false;
 }
 
 impl fmt::Display for Kernel {
@@ -94,7 +124,7 @@ impl fmt::Display for Kernel {
 
 /// The error of parsing an unknown kernel name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown kernel '{0}' (expected one of: auto, scalar, avx512)")]
+#[error("unknown kernel '{0}' (expected one of: auto, scalar, avx2, avx512)")]
 pub struct UnknownKernel(pub String);
 
 impl FromStr for Kernel {
@@ -125,7 +155,7 @@ mod tests {
         for k in Kernel::ALL {
             assert_eq!(k.name().parse::<Kernel>(), Ok(k));
         }
-        assert!("avx2".parse::<Kernel>().is_err());
+        assert!("sse2".parse::<Kernel>().is_err());
     }
 
     #[test]
@@ -133,13 +163,30 @@ mod tests {
         let k = Kernel::Auto.resolve().unwrap();
         assert_ne!(k, Kernel::Auto);
         assert_eq!(Kernel::Scalar.resolve().unwrap(), Kernel::Scalar);
-        assert_eq!(Kernel::Avx512.resolve().is_ok(), avx512_supported());
+        for k in Kernel::ALL {
+            assert_eq!(k.resolve().is_ok(), k.is_supported(), "{k}");
+        }
+    }
+
+    /// The vector kernels this processor runs (the tests compare each with the scalar
+    /// kernel).
+    fn vector_kernels() -> Vec<Kernel> {
+        [Kernel::Avx2, Kernel::Avx512]
+            .into_iter()
+            .filter(|k| k.is_supported())
+            .collect()
     }
 
     /// Every task of every mode, whole boards and the weighed canonical seeds: the same
-    /// solutions and nodes from both kernels.
+    /// solutions and nodes from every kernel.
     #[test]
     fn kernels_agree_task_by_task() {
+        for kernel in vector_kernels() {
+            agree_task_by_task(kernel);
+        }
+    }
+
+    fn agree_task_by_task(kernel: Kernel) {
         for n in 4..=12 {
             for symmetry in Symmetry::ALL {
                 for depth in [1, 2, 3] {
@@ -151,16 +198,19 @@ mod tests {
                         let prefix = &task.prefix[..task.frontier.row];
                         let (fast, slow) = if task.check {
                             (
-                                Kernel::Auto.search_canonical(c, task.frontier, prefix),
+                                kernel.search_canonical(c, task.frontier, prefix),
                                 Kernel::Scalar.search_canonical(c, task.frontier, prefix),
                             )
                         } else {
                             (
-                                Kernel::Auto.search(c, task.frontier),
+                                kernel.search(c, task.frontier),
                                 Kernel::Scalar.search(c, task.frontier),
                             )
                         };
-                        assert_eq!(fast, slow, "n = {n}, {symmetry}, depth {depth}, {task:?}");
+                        assert_eq!(
+                            fast, slow,
+                            "{kernel}, n = {n}, {symmetry}, {depth}, {task:?}"
+                        );
                     }
                 }
             }
@@ -169,13 +219,20 @@ mod tests {
 
     #[test]
     fn an_unsupported_kernel_is_a_usage_error_naming_the_way_out() {
-        let e = Error::KernelUnsupported { kernel: "avx512" };
+        let e = Error::KernelUnsupported {
+            kernel: "avx512",
+            needs: Kernel::Avx512.needs(),
+        };
         assert!(e.is_usage());
         let message = e.to_string();
-        assert!(message.contains("AVX-512") && message.contains("--kernel auto or scalar"));
+        assert_eq!(
+            message,
+            "the avx512 kernel needs AVX-512F and BMI2, which this processor lacks: \
+             use --kernel auto or scalar"
+        );
     }
 
-    /// Random row constraints and random starts: both kernels count the same.
+    /// Random row constraints and random starts: every kernel counts the same.
     mod random {
         use super::*;
         use crate::constraints::full_mask;
@@ -211,7 +268,10 @@ mod tests {
                     let choice = avail & (pick | avail.wrapping_neg() & avail);
                     start = start.place(choice & choice.wrapping_neg());
                 }
-                prop_assert_eq!(Kernel::Auto.search(&c, start), Kernel::Scalar.search(&c, start));
+                let expected = Kernel::Scalar.search(&c, start);
+                for kernel in vector_kernels() {
+                    prop_assert_eq!(kernel.search(&c, start), expected, "{}", kernel);
+                }
             }
         }
     }
@@ -220,11 +280,14 @@ mod tests {
     fn whole_trees_agree() {
         for n in 0..=13 {
             let c = Constraints::new(n);
-            assert_eq!(
-                Kernel::Auto.search(&c, Frontier::ROOT),
-                Kernel::Scalar.search(&c, Frontier::ROOT),
-                "n = {n}"
-            );
+            let expected = Kernel::Scalar.search(&c, Frontier::ROOT);
+            for kernel in vector_kernels() {
+                assert_eq!(
+                    kernel.search(&c, Frontier::ROOT),
+                    expected,
+                    "{kernel}, n = {n}"
+                );
+            }
         }
     }
 }

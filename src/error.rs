@@ -29,10 +29,12 @@ pub enum Error {
         threads: usize,
     },
     /// The requested kernel cannot run on this processor.
-    #[error("the {kernel} kernel needs AVX-512F and BMI2, which this processor lacks: use --kernel auto or scalar")]
+    #[error("the {kernel} kernel needs {needs}, which this processor lacks: use --kernel auto or scalar")]
     KernelUnsupported {
         /// The kernel's name.
         kernel: &'static str,
+        /// The processor features it needs.
+        needs: &'static str,
     },
     /// The requested split would create too many tasks to hold in memory.
     #[error(

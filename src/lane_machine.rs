@@ -22,10 +22,44 @@
 //! `compress`; idle lanes are refilled from their row's buffer with `expand_into`; a
 //! full buffer is drained first; rows n-2 and n-1 are checked together, unstored.
 
-/// Defines `RowState` and `expand::<WEIGH>` (the whole search of one start) in the
-/// invoking kernel module, compiled with the target features `$features`.
+/// Defines, in the invoking kernel module, the public `search` and `search_canonical`,
+/// and `RowState` and `expand::<WEIGH>` (the whole search of one start) compiled with
+/// the target features `$features`. The module provides `is_supported()`.
 macro_rules! lane_machine {
     ($features:literal) => {
+        /// Counts the completions of `start` under `constraints`, like
+        /// [`crate::kernel::search`]; `None` when the processor lacks the features
+        /// ([`is_supported`]) or fewer than three rows are left (the scalar kernel's job).
+        pub fn search(constraints: &Constraints, start: Frontier) -> Option<Tally> {
+            run::<false>(constraints, start, &[])
+        }
+
+        /// Weighs the completions of `start` by their full-symmetry class, like
+        /// [`crate::kernel::search_canonical`] (so `constraints` are an edge seed's);
+        /// `prefix` holds the columns of the rows above `start`. `None` under the same
+        /// conditions as [`search`], and for n = 32 (weighing marks boards in bit 31).
+        pub fn search_canonical(
+            constraints: &Constraints,
+            start: Frontier,
+            prefix: &[u8],
+        ) -> Option<Tally> {
+            run::<true>(constraints, start, prefix)
+        }
+
+        fn run<const WEIGH: bool>(
+            constraints: &Constraints,
+            start: Frontier,
+            prefix: &[u8],
+        ) -> Option<Tally> {
+            if !suits(constraints, start, WEIGH) || !is_supported() {
+                return None;
+            }
+            with_buffers(|buffers| {
+                // SAFETY: `is_supported` checked every feature `expand` is compiled with.
+                Some(unsafe { expand::<WEIGH>(buffers, constraints, start, prefix) })
+            })
+        }
+
         /// Where the expansion of one row's buffer stands: the node in each lane, its
         /// remaining free squares, its index in the buffer (when weighing), the busy
         /// lanes, and the next node to load.

@@ -23,6 +23,8 @@
 #![warn(missing_docs)]
 
 #[cfg(target_arch = "x86_64")]
+pub mod avx2;
+#[cfg(target_arch = "x86_64")]
 pub mod avx512;
 pub mod bench;
 pub mod board;

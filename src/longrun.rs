@@ -231,6 +231,7 @@ impl LongRun {
             total: self.total,
             nodes: self.nodes,
             threads: self.threads,
+            kernel: self.kernel.name().to_string(),
             seconds: self.seconds,
             version: crate::VERSION.to_string(),
         })

@@ -107,6 +107,10 @@ pub struct ShardReport {
     pub nodes: u128,
     /// Worker threads used.
     pub threads: usize,
+    /// The kernel that ran it (shards may run on different processors; empty in
+    /// outputs of versions before kernels were named).
+    #[serde(default)]
+    pub kernel: String,
     /// Wall-clock seconds of this shard.
     pub seconds: f64,
     /// The version of the crate that ran it.
@@ -264,6 +268,7 @@ mod tests {
             ShardReport {
                 n: 8,
                 symmetry: "mirror".into(),
+                kernel: "scalar".into(),
                 split_depth: 2,
                 placements: String::new(),
                 shard,

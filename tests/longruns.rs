@@ -281,6 +281,7 @@ fn estimate_is_within_its_spread() {
     );
     assert!(low <= real && real <= high, "{real} not in {low}..{high}");
     assert!(e["seconds"].as_f64().unwrap() > 0.0);
+    assert_eq!(e["kernel"], nqueens::Kernel::Auto.resolve().unwrap().name());
     assert!(e["seconds_low"].as_f64().unwrap() <= e["seconds_high"].as_f64().unwrap());
     // The same seed gives the same node estimate.
     let again = json(&[
@@ -298,8 +299,10 @@ fn estimate_is_within_its_spread() {
         .code(2)
         .stdout("");
     nqueens()
-        .args(["estimate", "10"])
+        .args(["estimate", "10", "--kernel", "scalar"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("core-hours"));
+        .stdout(
+            predicate::str::contains("core-hours").and(predicate::str::contains("scalar kernel")),
+        );
 }

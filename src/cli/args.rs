@@ -54,8 +54,8 @@ pub struct RunArgs {
     /// Rows fixed to form tasks, from 1 to N [default: enough for thousands of tasks].
     #[arg(long, value_name = "D", value_parser = split_depth, allow_negative_numbers = true)]
     pub split_depth: Option<i64>,
-    /// Search kernel: auto (avx512 where the processor has it, else scalar), scalar, or
-    /// avx512 (16 nodes at a time). Every kernel gives the same counts and nodes.
+    /// Search kernel: auto (the fastest this processor runs), avx512 (16 nodes at a
+    /// time), avx2 (8), or scalar (1). Every kernel gives the same counts and nodes.
     #[arg(long, value_name = "KERNEL", default_value = "auto", value_parser = kernel)]
     pub kernel: Kernel,
 }

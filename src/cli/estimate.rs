@@ -59,7 +59,7 @@ fn summary(e: &Estimate) -> String {
         "n = {}, symmetry {}, split depth {}, {} tasks, {} probes (seed {})\n\
          nodes:   {:.4e} +/- {:.1}% (95%: {:.4e} .. {:.4e})\n\
          time:    {} on {} threads (95%: {} .. {})\n\
-         cpu:     {:.3e} core-hours at {:.3e} nodes/s per thread (measured here)\n",
+         cpu:     {:.3e} core-hours at {:.3e} nodes/s per thread ({} kernel, measured here)\n",
         e.n,
         e.symmetry,
         e.split_depth,
@@ -76,6 +76,7 @@ fn summary(e: &Estimate) -> String {
         duration(e.seconds_high),
         e.core_hours,
         e.nodes_per_second_per_thread,
+        e.kernel,
     )
 }
 

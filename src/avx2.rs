@@ -31,11 +31,11 @@ type Vector = __m256i;
 
 /// For each 8-bit mask, the lane order that packs its lanes to the front: byte `k` is
 /// the lane of the mask's `k`-th set bit.
-const COMPRESS: [u64; 256] = lane_orders(true);
+static COMPRESS: [u64; 256] = lane_orders(true);
 
 /// For each 8-bit mask, the lane order that spreads packed values over its lanes:
 /// byte `i` (for a lane `i` of the mask) is how many of the mask's lanes come before it.
-const EXPAND: [u64; 256] = lane_orders(false);
+static EXPAND: [u64; 256] = lane_orders(false);
 
 /// The [`COMPRESS`] (`compress`) or [`EXPAND`] table.
 const fn lane_orders(compress: bool) -> [u64; 256] {

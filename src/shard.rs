@@ -313,4 +313,16 @@ mod tests {
         assert!(merge(&short).unwrap_err().to_string().contains("its share"));
         assert!(merge(&[]).is_err());
     }
+
+    #[test]
+    fn shards_of_different_kernels_and_versions_merge() {
+        let mut set: Vec<_> = (0..2).map(|i| report(i, 2)).collect();
+        set[1].1.kernel = "avx512".into();
+        assert_eq!(merge(&set).unwrap().total, 10);
+        // An output written before kernels were named still reads.
+        let mut value = serde_json::to_value(&set[0].1).unwrap();
+        value.as_object_mut().unwrap().remove("kernel");
+        let old: ShardReport = serde_json::from_value(value).unwrap();
+        assert_eq!(old.kernel, "");
+    }
 }

@@ -120,36 +120,35 @@ pub fn class_weight(p: &[u8]) -> u64 {
         q[col as usize] = row as u8;
     }
     let q = &q[..n];
-    // Images as functions of the row index; each returns the column in that row.
-    let flip_rows = |i: usize| p[n - 1 - i];
-    let rotate180 = |i: usize| last - p[n - 1 - i];
-    let transpose = |i: usize| q[i];
-    let rotate90 = |i: usize| last - q[i];
-    let rotate270 = |i: usize| q[n - 1 - i];
-    let anti_transpose = |i: usize| last - q[n - 1 - i];
-    let mut fixed_by_180 = false;
-    let mut fixed_by_90 = false;
-    for (image, kind) in [
-        (&flip_rows as &dyn Fn(usize) -> u8, 0),
-        (&rotate180, 180),
-        (&transpose, 0),
-        (&rotate90, 90),
-        (&rotate270, 270),
-        (&anti_transpose, 0),
-    ] {
-        match compare(p, image) {
-            std::cmp::Ordering::Less => return 0,
-            std::cmp::Ordering::Equal => match kind {
-                180 => fixed_by_180 = true,
-                90 | 270 => fixed_by_90 = true,
-                _ => unreachable!("no solution of n >= 2 is fixed by a reflection"),
-            },
-            std::cmp::Ordering::Greater => {}
+    // Each image as a function of the row index, giving the column in that row; each
+    // comparison is compiled on its own (no dynamic calls), and the first smaller image
+    // ends the check: this runs for every tied solution the kernels find.
+    use std::cmp::Ordering::{Equal, Less};
+    let mut orders = [Equal; 6];
+    let images: [&dyn Fn() -> std::cmp::Ordering; 6] = [
+        &|| compare(p, |i| p[n - 1 - i]),        // flip of the rows
+        &|| compare(p, |i| last - p[n - 1 - i]), // half turn
+        &|| compare(p, |i| q[i]),                // transpose
+        &|| compare(p, |i| last - q[i]),         // quarter turn
+        &|| compare(p, |i| q[n - 1 - i]),        // three-quarter turn
+        &|| compare(p, |i| last - q[n - 1 - i]), // anti-transpose
+    ];
+    for (order, image) in orders.iter_mut().zip(images) {
+        *order = image();
+        if *order == Less {
+            return 0;
         }
     }
-    if fixed_by_90 {
+    let [flip_rows, rotate180, transpose, rotate90, rotate270, anti_transpose] = orders;
+    debug_assert!(
+        [flip_rows, transpose, anti_transpose]
+            .iter()
+            .all(|&o| o != Equal),
+        "no solution of n >= 2 is fixed by a reflection"
+    );
+    if rotate90 == Equal || rotate270 == Equal {
         2
-    } else if fixed_by_180 {
+    } else if rotate180 == Equal {
         4
     } else {
         8
@@ -158,7 +157,7 @@ pub fn class_weight(p: &[u8]) -> u64 {
 
 /// How the image `f` compares with `p`, lexicographically (`Less`: the image is smaller).
 #[inline]
-fn compare(p: &[u8], f: &dyn Fn(usize) -> u8) -> std::cmp::Ordering {
+fn compare(p: &[u8], f: impl Fn(usize) -> u8) -> std::cmp::Ordering {
     for (i, &pi) in p.iter().enumerate() {
         let fi = f(i);
         if fi != pi {

@@ -18,7 +18,7 @@
 //!   free, and both orders of placing them are checked at once.
 //!
 //! It visits exactly the nodes of the scalar kernel, so `nodes` and every count are the
-//! same; only the order differs, which a count cannot see (the tests compare both). It
+//! same; only the order differs, which a count cannot see (the tests compare the kernels). It
 //! runs only where the processor has AVX-512F and BMI2 (Intel Xeon since Skylake, AMD
 //! since Zen 4: [`is_supported`]). `unsafe` is confined to the vector loads and stores
 //! (of bounds-checked slices) and to the one call that relies on the detected features.

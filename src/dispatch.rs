@@ -2,12 +2,10 @@
 //! one ([`crate::avx512`], [`crate::avx2`]). All visit the same nodes and give the same
 //! counts; the choice is only about speed.
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::constraints::Constraints;
 use crate::error::Error;
 use crate::kernel::{self, Frontier, Tally};
+use crate::names::named_choice;
 
 /// The kernel a count runs its tasks with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -116,33 +114,7 @@ impl Kernel {
     }
 }
 
-impl fmt::Display for Kernel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The error of parsing an unknown kernel name.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown kernel '{0}' (expected one of: auto, scalar, avx2, avx512)")]
-pub struct UnknownKernel(pub String);
-
-impl FromStr for Kernel {
-    type Err = UnknownKernel;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Kernel::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| UnknownKernel(s.to_string()))
-    }
-}
-
-impl serde::Serialize for Kernel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
-}
+named_choice!(Kernel, UnknownKernel, "kernel");
 
 #[cfg(test)]
 mod tests {

@@ -7,9 +7,9 @@
 //! (the brackets of the `leetcode` array). The bytes are those of the renderings of
 //! [`crate::board::Board`].
 
-use std::fmt;
 use std::io::{self, Write};
-use std::str::FromStr;
+
+use crate::names::named_choice;
 
 /// How `solve` writes the solutions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -45,27 +45,7 @@ impl Format {
     }
 }
 
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The error of parsing an unknown format name.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown format '{0}' (expected one of: board, leetcode, columns, jsonl)")]
-pub struct UnknownFormat(pub String);
-
-impl FromStr for Format {
-    type Err = UnknownFormat;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Format::ALL
-            .into_iter()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| UnknownFormat(s.to_string()))
-    }
-}
+named_choice!(Format, UnknownFormat, "format");
 
 /// Appends solutions of one board size in one format to byte buffers.
 ///

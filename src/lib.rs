@@ -44,6 +44,7 @@ mod lane_machine;
 pub mod longrun;
 pub mod machine;
 pub mod naive;
+mod names;
 pub mod placement;
 pub mod published;
 pub mod rotation;

@@ -1,7 +1,6 @@
 //! Which symmetries of the board a count exploits.
 
-use std::fmt;
-use std::str::FromStr;
+use crate::names::named_choice;
 
 /// The symmetry reduction used by a count. Every mode gives the same total.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -31,33 +30,7 @@ impl Symmetry {
     }
 }
 
-impl fmt::Display for Symmetry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The error of parsing an unknown symmetry name.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown symmetry '{0}' (expected one of: none, mirror, full)")]
-pub struct UnknownSymmetry(pub String);
-
-impl FromStr for Symmetry {
-    type Err = UnknownSymmetry;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Symmetry::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| UnknownSymmetry(s.to_string()))
-    }
-}
-
-impl serde::Serialize for Symmetry {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
-}
+named_choice!(Symmetry, UnknownSymmetry, "symmetry");
 
 #[cfg(test)]
 mod tests {

@@ -106,12 +106,13 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
 /// Fundamental counts (`options.unique`) are only defined for the whole board.
 pub fn count_within(placement: &Placement, options: &Options) -> Result<Count, Error> {
     let n = placement.n();
-    placement.allow_unique(options.unique)?;
-    let threads = resolve_threads(options.threads)?;
-    let kernel = options.kernel.resolve()?;
-    let pool = build_pool(threads)?;
-    let start = Instant::now();
-    let list = TaskList::for_placement(placement, options.symmetry, options.split_depth)?;
+    let Setup {
+        threads,
+        kernel,
+        pool,
+        list,
+        start,
+    } = Setup::new(placement, options, resolve_threads(options.threads)?)?;
     let (total, nodes) = pool.install(|| run_all(&list, kernel));
     let (unique, rot180, rot90) = if options.unique {
         let fundamental = pool.install(|| fundamental_counts(n, total))?;
@@ -139,6 +140,40 @@ pub fn count_within(placement: &Placement, options: &Options) -> Result<Count, E
         version: crate::VERSION,
         placement: (!placement.is_empty()).then(|| placement.to_string()),
     })
+}
+
+/// What every count (plain, long-running or distributed) sets up before its search.
+pub struct Setup {
+    /// Worker threads of `pool`.
+    pub threads: usize,
+    /// The kernel the tasks run with (resolved: never `Auto`).
+    pub kernel: Kernel,
+    /// The rayon pool.
+    pub pool: rayon::ThreadPool,
+    /// The tasks of the count.
+    pub list: TaskList,
+    /// When the set-up started (a count's `seconds` include building the tasks).
+    pub start: Instant,
+}
+
+impl Setup {
+    /// Checks `options` against `placement` (fundamental counts only for the whole
+    /// board, a kernel this processor runs, the split depth) and builds a pool of
+    /// `threads` workers and the task list.
+    pub fn new(placement: &Placement, options: &Options, threads: usize) -> Result<Setup, Error> {
+        placement.allow_unique(options.unique)?;
+        let kernel = options.kernel.resolve()?;
+        let pool = build_pool(threads)?;
+        let start = Instant::now();
+        let list = TaskList::for_placement(placement, options.symmetry, options.split_depth)?;
+        Ok(Setup {
+            threads,
+            kernel,
+            pool,
+            list,
+            start,
+        })
+    }
 }
 
 /// `(unique, rot180, rot90)` for a board of size `n` with `total` solutions: the

@@ -10,7 +10,6 @@
 //! the thread counts on rank 0, which alone returns the result.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
 
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
@@ -18,7 +17,7 @@ use mpi::Threading;
 use rayon::prelude::*;
 
 use crate::count::{
-    build_pool, fundamental_counts, resolve_threads, run_task, run_tasks, Count, Options,
+    fundamental_counts, resolve_threads, run_task, run_tasks, Count, Options, Setup,
 };
 use crate::dispatch::Kernel;
 use crate::error::Error;
@@ -69,12 +68,13 @@ fn rank_threads(requested: Option<usize>) -> Result<usize, Error> {
 /// all MPI ranks. Returns the count on rank 0 and `None` on the other ranks.
 pub fn count_distributed(placement: &Placement, options: &Options) -> Result<Option<Count>, Error> {
     let n = placement.n();
-    placement.allow_unique(options.unique)?;
-    let threads = rank_threads(options.threads)?;
-    let kernel = options.kernel.resolve()?;
-    let pool = build_pool(threads)?;
-    let start = Instant::now();
-    let list = TaskList::for_placement(placement, options.symmetry, options.split_depth)?;
+    let Setup {
+        threads,
+        kernel,
+        pool,
+        list,
+        start,
+    } = Setup::new(placement, options, rank_threads(options.threads)?)?;
     let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
         .ok_or_else(|| Error::Mpi("MPI was already initialized".into()))?;
     let world = universe.world();

@@ -8,11 +8,10 @@
 
 use std::path::Path;
 use std::sync::Mutex;
-use std::time::Instant;
 
 use crate::checkpoint::Checkpoint;
 use crate::count::{
-    build_pool, fundamental_counts, resolve_threads, run_tasks, Count, Options, TaskResult,
+    fundamental_counts, resolve_threads, run_tasks, Count, Options, Setup, TaskResult,
 };
 use crate::dispatch::Kernel;
 use crate::error::Error;
@@ -20,7 +19,6 @@ use crate::placement::Placement;
 use crate::run_id::RunId;
 use crate::shard::{Shard, ShardReport};
 use crate::symmetry::Symmetry;
-use crate::tasks::TaskList;
 
 /// What a long run does besides counting.
 #[derive(Clone, Copy, Debug, Default)]
@@ -105,11 +103,13 @@ pub fn run(
             "fundamental counts need the whole run: count without --unique in the shards".into(),
         ));
     }
-    let threads = resolve_threads(options.threads)?;
-    let kernel = options.kernel.resolve()?;
-    let pool = build_pool(threads)?;
-    let start = Instant::now();
-    let list = TaskList::for_placement(placement, options.symmetry, options.split_depth)?;
+    let Setup {
+        threads,
+        kernel,
+        pool,
+        list,
+        start,
+    } = Setup::new(placement, options, resolve_threads(options.threads)?)?;
     let placements = placement.to_string();
     let shard_name = plan.shard.map_or("all".to_string(), |s| s.to_string());
     let id = RunId::of(&list, &placements).with("shard", &shard_name);

@@ -101,6 +101,14 @@ impl PlainStderr {
     fn put(&self, s: &str) -> io::Result<()> {
         io::stderr().lock().write_all(s.as_bytes())
     }
+
+    /// Moves the cursor `n` places (none when `n` is 0) with the ANSI code `direction`.
+    fn cursor(&self, n: usize, direction: char) -> io::Result<()> {
+        if n > 0 {
+            self.put(&format!("\x1b[{n}{direction}"))?;
+        }
+        Ok(())
+    }
 }
 
 impl TermLike for PlainStderr {
@@ -112,31 +120,19 @@ impl TermLike for PlainStderr {
     }
 
     fn move_cursor_up(&self, n: usize) -> io::Result<()> {
-        if n > 0 {
-            self.put(&format!("\x1b[{n}A"))?;
-        }
-        Ok(())
+        self.cursor(n, 'A')
     }
 
     fn move_cursor_down(&self, n: usize) -> io::Result<()> {
-        if n > 0 {
-            self.put(&format!("\x1b[{n}B"))?;
-        }
-        Ok(())
+        self.cursor(n, 'B')
     }
 
     fn move_cursor_right(&self, n: usize) -> io::Result<()> {
-        if n > 0 {
-            self.put(&format!("\x1b[{n}C"))?;
-        }
-        Ok(())
+        self.cursor(n, 'C')
     }
 
     fn move_cursor_left(&self, n: usize) -> io::Result<()> {
-        if n > 0 {
-            self.put(&format!("\x1b[{n}D"))?;
-        }
-        Ok(())
+        self.cursor(n, 'D')
     }
 
     fn write_line(&self, s: &str) -> io::Result<()> {

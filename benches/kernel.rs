@@ -1,4 +1,4 @@
-//! Criterion benchmark of the kernels alone: `Kernel::search` over a whole n x n board
+//! Criterion benchmark of the kernels alone: a resolved kernel's `count` over a whole n x n board
 //! (n = 10..=13), with no task splitting and no thread pool, for the scalar kernel and
 //! the vector kernels this processor runs (AVX2, AVX-512), so one run gives their
 //! ratios.
@@ -11,18 +11,22 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use nqueens::constraints::Constraints;
-use nqueens::kernel::Frontier;
-use nqueens::published::published;
+use nqueens::internals::{Constraints, Frontier};
 use nqueens::Kernel;
+
+#[path = "../src/cli/report/published.rs"]
+#[allow(dead_code, unused_imports)]
+mod published_table;
+
+use published_table::published;
 
 /// Whole-board searches for n = 10..=13 with each kernel this processor runs.
 fn kernels(c: &mut Criterion) {
     for kernel in [Kernel::Scalar, Kernel::Avx2, Kernel::Avx512] {
-        if !kernel.is_supported() {
+        let Ok(resolved) = kernel.resolve() else {
             eprintln!("skipping kernel/{kernel}: not supported by this processor");
             continue;
-        }
+        };
         let mut group = c.benchmark_group(format!("kernel/{kernel}"));
         group
             .sample_size(10)
@@ -30,12 +34,12 @@ fn kernels(c: &mut Criterion) {
             .measurement_time(Duration::from_secs(1));
         for n in 10..=13 {
             let constraints = Constraints::new(n);
-            let tally = kernel.search(&constraints, Frontier::ROOT);
+            let tally = resolved.count(&constraints, Frontier::ROOT);
             let expected = published(n).expect("published total").total;
             assert_eq!(u128::from(tally.solutions), expected, "{kernel}, n = {n}");
             group.throughput(Throughput::Elements(tally.nodes));
             group.bench_with_input(BenchmarkId::from_parameter(n), &constraints, |b, c| {
-                b.iter(|| kernel.search(black_box(c), black_box(Frontier::ROOT)))
+                b.iter(|| resolved.count(black_box(c), black_box(Frontier::ROOT)))
             });
         }
         group.finish();

@@ -1,35 +1,29 @@
-//! The errors of the library.
+//! The errors of the library. Each carries what was rejected (and, for numbers, the
+//! accepted range) as data; the words are the library's, free of command-line flags, and
+//! callers such as the `nqueens` command choose how to report them.
 
 use thiserror::Error;
+
+use crate::limits::Quantity;
+use crate::model::placement::PlacementError;
 
 /// Why a count (or another library call) could not run.
 #[derive(Debug, Error)]
 pub enum Error {
-    /// The board size is outside `0..=32`.
-    #[error("board size {n} is out of range: N must be from 0 to 32")]
-    BoardSize {
-        /// The rejected size.
-        n: usize,
-    },
-    /// The split depth is outside `1..=n`.
-    #[error("split depth {depth} is out of range: for N = {n} it must be from {} to {n}", crate::tasks::min_split_depth(*n))]
-    SplitDepth {
-        /// The board size.
-        n: usize,
-        /// The rejected depth.
-        depth: i64,
-    },
-    /// The thread count is 0.
-    #[error(
-        "thread count {threads} is out of range: it must be from 1 to {}",
-        crate::count::MAX_THREADS
-    )]
-    Threads {
-        /// The rejected count.
-        threads: usize,
+    /// A number outside its accepted range `min..=max`.
+    #[error("{}", out_of_range(*quantity, *value, *min, *max))]
+    OutOfRange {
+        /// What the number is.
+        quantity: Quantity,
+        /// The rejected value.
+        value: i128,
+        /// The smallest accepted value.
+        min: u64,
+        /// The largest accepted value.
+        max: u64,
     },
     /// The requested kernel cannot run on this processor.
-    #[error("the {kernel} kernel needs {needs}, which this processor lacks: use --kernel auto or scalar")]
+    #[error("the {kernel} kernel needs {needs}, which this processor lacks")]
     KernelUnsupported {
         /// The kernel's name.
         kernel: &'static str,
@@ -48,9 +42,10 @@ pub enum Error {
         /// The task limit.
         limit: usize,
     },
-    /// Pre-placed queens that are not a valid placement.
+    /// Pre-placed queens that are not a valid placement (or fundamental counts asked
+    /// for with placed queens).
     #[error(transparent)]
-    Placement(#[from] crate::placement::PlacementError),
+    Placement(#[from] PlacementError),
     /// The counts break Burnside's lemma: a bug, never expected.
     #[error("internal error: total {total}, rot180 {rot180} and rot90 {rot90} for N = {n} do not give a whole number of classes")]
     Inconsistent {
@@ -63,6 +58,9 @@ pub enum Error {
         /// Solutions fixed by the quarter turn.
         rot90: u128,
     },
+    /// A sum left the `u128` range (a damaged input, never a real count).
+    #[error("{0} overflows 128 bits")]
+    Overflow(&'static str),
     /// The thread pool could not be built.
     #[error("cannot start the thread pool: {0}")]
     ThreadPool(String),
@@ -80,9 +78,6 @@ pub enum Error {
     /// A set of shard outputs cannot be merged.
     #[error("{0}")]
     Merge(String),
-    /// An estimate option is out of range.
-    #[error("{0}")]
-    Estimate(String),
     /// A distributed (MPI) run failed.
     #[error("MPI: {0}")]
     Mpi(String),
@@ -97,21 +92,17 @@ pub enum Error {
     },
 }
 
-impl Error {
-    /// Whether the error is the caller's input (exit status 2 on the command line)
-    /// rather than a failure while running (exit status 1).
-    pub fn is_usage(&self) -> bool {
-        matches!(
-            self,
-            Error::BoardSize { .. }
-                | Error::SplitDepth { .. }
-                | Error::Threads { .. }
-                | Error::KernelUnsupported { .. }
-                | Error::TooManyTasks { .. }
-                | Error::Placement(_)
-                | Error::Checkpoint { .. }
-                | Error::Shard(_)
-                | Error::Estimate(_)
-        )
+/// The message of [`Error::OutOfRange`].
+fn out_of_range(quantity: Quantity, value: i128, min: u64, max: u64) -> String {
+    match quantity {
+        Quantity::BoardSize => {
+            format!("board size {value} is out of range: N must be from {min} to {max}")
+        }
+        Quantity::SplitDepth { n } => {
+            format!(
+                "split depth {value} is out of range: for N = {n} it must be from {min} to {max}"
+            )
+        }
+        _ => format!("{quantity} {value} is out of range: it must be from {min} to {max}"),
     }
 }

@@ -18,26 +18,22 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::count::{build_pool, count, resolve_threads, Options};
-use crate::dispatch::Kernel;
 use crate::error::Error;
+use crate::limits::{resolve_threads, Quantity};
+use crate::plan::TaskList;
+use crate::run::count::{count, Options};
+use crate::run::tasks::build_pool;
+use crate::search::kernel::Kernel;
 use crate::symmetry::Symmetry;
-use crate::tasks::TaskList;
-
-/// The default number of probes.
-pub const DEFAULT_PROBES: u64 = 1_000_000;
-
-/// The most probes accepted.
-pub const MAX_PROBES: u64 = 1_000_000_000_000;
 
 /// Probes per independently seeded chunk.
 const CHUNK: u64 = 16_384;
 
 /// The width of the stated interval, in standard errors (a 95% normal interval).
-pub const Z95: f64 = 1.96;
+pub(crate) const Z95: f64 = 1.96;
 
 /// The least wall-clock time spent calibrating the kernel speed.
-pub const CALIBRATION_SECONDS: f64 = 0.25;
+pub(crate) const CALIBRATION_SECONDS: f64 = 0.25;
 
 /// An estimate of a count's size and duration.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -84,7 +80,7 @@ pub struct Estimate {
 
 /// The node estimate of the probes: mean and standard error.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NodeEstimate {
+pub(crate) struct NodeEstimate {
     /// The estimated nodes, task building included.
     pub nodes: f64,
     /// Its standard error.
@@ -94,16 +90,12 @@ pub struct NodeEstimate {
 /// Estimates the nodes and time of `count(n, options)` with `probes` probes seeded by
 /// `seed`, calibrating the time with a short real count.
 pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<Estimate, Error> {
-    if !(1..=MAX_PROBES).contains(&probes) {
-        return Err(Error::Estimate(format!(
-            "probe count {probes} is out of range: it must be from 1 to {MAX_PROBES}"
-        )));
-    }
+    Quantity::Probes.check(i128::from(probes))?;
     let threads = resolve_threads(options.threads)?;
     let list = TaskList::build(n, options.symmetry, options.split_depth)?;
     let pool = build_pool(threads)?;
     let nodes = pool.install(|| estimate_nodes(&list, probes, seed));
-    let kernel = options.kernel.resolve()?;
+    let kernel = options.kernel.resolve()?.kernel();
     let rate = calibrate(n, options.symmetry, kernel)?;
     let per_second = rate * threads as f64;
     let (low, high) = interval(nodes);
@@ -140,7 +132,7 @@ fn interval(e: NodeEstimate) -> (f64, f64) {
 
 /// Knuth's estimate of the nodes a count over `list` visits (task building included),
 /// from `probes` probes seeded by `seed`, run on the current rayon pool.
-pub fn estimate_nodes(list: &TaskList, probes: u64, seed: u64) -> NodeEstimate {
+pub(crate) fn estimate_nodes(list: &TaskList, probes: u64, seed: u64) -> NodeEstimate {
     let setup = list.setup_nodes as f64;
     if list.is_empty() || probes == 0 {
         return NodeEstimate {
@@ -204,7 +196,7 @@ fn probe(list: &TaskList, rng: &mut SplitMix64) -> f64 {
 /// The kernel's speed on this machine in nodes per second on one thread, measured by
 /// counting growing boards (14 up to 16, or `n`) under `symmetry` with `kernel` until at
 /// least [`CALIBRATION_SECONDS`] have passed.
-pub fn calibrate(n: usize, symmetry: Symmetry, kernel: Kernel) -> Result<f64, Error> {
+pub(crate) fn calibrate(n: usize, symmetry: Symmetry, kernel: Kernel) -> Result<f64, Error> {
     let options = Options {
         threads: Some(1),
         symmetry,
@@ -228,19 +220,19 @@ pub fn calibrate(n: usize, symmetry: Symmetry, kernel: Kernel) -> Result<f64, Er
 
 /// A small, fast, seedable generator (SplitMix64), so estimates are reproducible.
 #[derive(Clone, Debug)]
-pub struct SplitMix64 {
+pub(crate) struct SplitMix64 {
     state: u64,
 }
 
 impl SplitMix64 {
     /// A generator started from `seed`.
-    pub fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         SplitMix64 { state: seed }
     }
 
     /// The generator of chunk `chunk` of the probes seeded by `seed`: its start is a
     /// hash of both, so that the chunks' sequences do not overlap.
-    pub fn for_chunk(seed: u64, chunk: u64) -> Self {
+    pub(crate) fn for_chunk(seed: u64, chunk: u64) -> Self {
         let mut g = SplitMix64::new(seed);
         let a = g.next_u64();
         let mut h = SplitMix64::new(a ^ chunk.wrapping_mul(0xd6e8_feb8_6659_fd93));
@@ -249,7 +241,7 @@ impl SplitMix64 {
     }
 
     /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -258,7 +250,7 @@ impl SplitMix64 {
     }
 
     /// A uniform integer in `0..bound` (`bound > 0`), without modulo bias.
-    pub fn below(&mut self, bound: u64) -> u64 {
+    pub(crate) fn below(&mut self, bound: u64) -> u64 {
         let zone = u64::MAX - u64::MAX % bound;
         loop {
             let x = self.next_u64();

@@ -2,64 +2,86 @@
 //!
 //! An exact, parallel N-Queens solution counter.
 //!
-//! The search is split on its first rows into independent weighted tasks
-//! ([`tasks`]), run by a rayon pool, each finished by the non-backtracking bitmask
-//! kernel ([`kernel`]); the per-task counts are reduced to an exact `u128` total
-//! ([`count()`]). Symmetry reduction ([`Symmetry`]) searches only part of the tree and
-//! weights what it finds: mirror halving, or the full 8-fold symmetry of the square
-//! ([`canonical`]); fundamental counts follow by Burnside's lemma ([`rotation`]).
-//!
-//! Beyond counting: the solutions themselves in lexicographic order ([`solutions`],
-//! [`board`], [`format`](mod@format)), completions of pre-placed queens ([`placement`],
-//! [`count::count_within`]), long runs with checkpoints and shards ([`longrun`],
-//! [`checkpoint`], [`shard`]), run-time estimates ([`estimate`]), and, with the `mpi`
-//! feature, counts spread over MPI ranks.
-//!
 //! ```
 //! let count = nqueens::count(10, &nqueens::Options::default()).unwrap();
 //! assert_eq!(count.total, 724);
 //! ```
+//!
+//! What the crate offers:
+//!
+//! - **Counts**: [`count()`] and [`count_within()`] (the completions of a
+//!   [`Placement`]) with [`Options`] (threads, [`Symmetry`] reduction, task split,
+//!   [`Kernel`], fundamental counts), giving a [`Count`].
+//! - **Solutions**: [`Solutions`] iterates over the [`Board`]s in lexicographic order;
+//!   [`write_solutions`] writes them in a [`Format`] from a parallel search, in the same
+//!   order.
+//! - **Long runs**: [`run_long`] resumes from and records to a checkpoint file, runs a
+//!   [`Shard`] of the tasks and reports each finished task to an [`Observer`]; [`merge`]
+//!   sums a complete set of [`ShardReport`]s. With the `mpi` feature,
+//!   `count_distributed` spreads a count over MPI ranks.
+//! - **Estimates**: [`estimate()`] predicts a count's size and time (Knuth's probes).
+//!
+//! Every fallible call returns an [`Error`] that carries the rejected value and its
+//! accepted range as data.
+//!
+//! ## Inside
+//!
+//! The search is split on its first rows into independent weighted tasks (`plan`), run
+//! by a rayon pool (`run`), each finished by a bitmask kernel (`search`: scalar, or AVX2
+//! and AVX-512 chosen at run time); the per-task counts are reduced to an exact `u128`
+//! total. Symmetry reduction (`symmetry`) searches only part of the tree and weights
+//! what it finds; fundamental counts follow by Burnside's lemma. The layers, lowest
+//! first: `model` (boards, placements, formats), `symmetry`, `search`, `plan`, `run`,
+//! then `solutions` and `estimate`; each uses only the layers below it.
 
-#![warn(missing_docs)]
+#![deny(missing_docs, unreachable_pub)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
-#[cfg(target_arch = "x86_64")]
-pub mod avx2;
-#[cfg(target_arch = "x86_64")]
-pub mod avx512;
-pub mod bench;
-pub mod board;
-pub mod canonical;
-pub mod checkpoint;
-pub mod constraints;
-pub mod count;
-pub mod d4;
-pub mod dispatch;
-#[cfg(feature = "mpi")]
-pub mod distributed;
-pub mod error;
-pub mod estimate;
-pub mod format;
-pub mod kernel;
-mod lane_machine;
-pub mod longrun;
-pub mod machine;
+mod error;
+mod estimate;
+pub mod limits;
+mod model;
 pub mod naive;
 mod names;
-pub mod placement;
-pub mod published;
-pub mod rotation;
-mod row_buffers;
-pub mod run_id;
-pub mod shard;
-pub mod solutions;
-pub mod symmetry;
-pub mod tasks;
-pub mod verify;
+mod plan;
+mod run;
+mod search;
+mod solutions;
+mod symmetry;
 
-pub use count::{count, Count, Options};
-pub use dispatch::Kernel;
+/// The published table, shared with the binary's `verify` (tests only).
+#[cfg(test)]
+#[allow(unreachable_pub, dead_code)]
+#[path = "cli/report/published.rs"]
+mod published;
+
 pub use error::Error;
+pub use estimate::{estimate, Estimate};
+pub use limits::MAX_N;
+pub use model::board::{Board, BoardError};
+pub use model::format::Format;
+pub use model::placement::{Placement, PlacementError};
+pub use names::UnknownName;
+pub use run::count::{count, count_within, Count, Options};
+#[cfg(feature = "mpi")]
+pub use run::distributed::{count_distributed, launched_by_mpi};
+pub use run::longrun::{run as run_long, LongRun, LongRunOptions, Observer, Started};
+pub use run::shard::{merge, Merged, Shard, ShardReport};
+pub use run::tasks::TaskResult;
+pub use search::kernel::Kernel;
+pub use solutions::{write_solutions, ListOptions, Listing, Solutions};
 pub use symmetry::Symmetry;
 
 /// The version of this crate, as reported in JSON output.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Internals for this crate's own tests and benchmarks (not part of the API: they may
+/// change at any time).
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::model::constraints::Constraints;
+    pub use crate::plan::{max_split_depth, min_split_depth, TaskList};
+    pub use crate::search::kernel::Resolved;
+    pub use crate::search::scalar::{count as scalar_count, Frontier, Tally};
+    pub use crate::symmetry::rotation::{fixed_by, Rotation};
+}

@@ -215,7 +215,7 @@ fn verify_prints_a_header_and_one_row_per_n() {
         let cells: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(cells.len(), 7, "{line}");
         let total = published_total(n).to_string();
-        let unique = nqueens::published::published(n).unwrap().unique.to_string();
+        let unique = common::published(n).unwrap().unique.to_string();
         assert_eq!(
             cells[..6],
             [
@@ -417,7 +417,7 @@ fn every_kernel_gives_the_same_count_and_nodes() {
     assert_eq!(scalar["kernel"], "scalar");
     assert_eq!(scalar["total"], 73_712);
     let auto = count_json(&["count", "13", "--kernel", "auto", "--threads", "2"]);
-    let resolved = nqueens::Kernel::Auto.resolve().unwrap();
+    let resolved = nqueens::Kernel::Auto.resolved().unwrap();
     assert_eq!(auto["kernel"], resolved.name());
     assert_eq!(
         (&auto["total"], &auto["nodes"]),

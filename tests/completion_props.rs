@@ -1,12 +1,10 @@
 //! Library properties of completions and listings, checked in-process against the
 //! independent textbook search.
 
-use nqueens::board::Board;
-use nqueens::count::count_within;
-use nqueens::format::Format;
-use nqueens::placement::Placement;
-use nqueens::solutions::{write_solutions, ListOptions, Solutions};
-use nqueens::{Options, Symmetry};
+use nqueens::{
+    count_within, write_solutions, Board, Format, ListOptions, Options, Placement, Solutions,
+    Symmetry,
+};
 use proptest::prelude::*;
 
 fn all_solutions(n: usize) -> Vec<Board> {

@@ -10,9 +10,8 @@ use common::{
     any_symmetry, check_count_json, options, published_total, run_triple, sweep_depths,
     tree_levels, whole_tree_nodes, MAX_TESTED_N, THREADS,
 };
-use nqueens::constraints::Constraints;
-use nqueens::kernel::{search, Frontier};
-use nqueens::tasks::{max_split_depth, min_split_depth, TaskList};
+use nqueens::internals::{scalar_count as search, Constraints, Frontier, TaskList};
+use nqueens::limits::{max_split_depth, min_split_depth};
 use nqueens::{count, naive, Error, Kernel, Options, Symmetry};
 use proptest::prelude::*;
 
@@ -187,26 +186,54 @@ fn count_json_fields_are_exact() {
 }
 
 #[test]
-fn bad_options_are_usage_errors() {
+fn bad_options_carry_their_ranges() {
+    use nqueens::limits::Quantity;
     let ok = options(1, Symmetry::default(), None);
     let board = count(33, &ok).unwrap_err();
-    assert!(matches!(board, Error::BoardSize { n: 33 }), "{board:?}");
-    assert!(board.is_usage());
+    assert!(
+        matches!(
+            board,
+            Error::OutOfRange {
+                quantity: Quantity::BoardSize,
+                value: 33,
+                min: 0,
+                max: 32
+            }
+        ),
+        "{board:?}"
+    );
     assert!(board.to_string().contains("0 to 32"), "{board}");
 
     for depth in [0, 9, 32] {
         let e = count(8, &options(1, Symmetry::None, Some(depth))).unwrap_err();
-        assert!(matches!(e, Error::SplitDepth { n: 8, .. }), "{e:?}");
-        assert!(e.is_usage());
+        assert!(
+            matches!(
+                e,
+                Error::OutOfRange {
+                    quantity: Quantity::SplitDepth { n: 8 },
+                    min: 1,
+                    max: 8,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
         assert!(e.to_string().contains("1 to 8"), "{e}");
     }
 
     let threads = count(8, &options(0, Symmetry::None, None)).unwrap_err();
     assert!(
-        matches!(threads, Error::Threads { threads: 0 }),
+        matches!(
+            threads,
+            Error::OutOfRange {
+                quantity: Quantity::Threads,
+                value: 0,
+                min: 1,
+                max: 4096
+            }
+        ),
         "{threads:?}"
     );
-    assert!(threads.is_usage());
     assert!(threads.to_string().contains("1 to 4096"), "{threads}");
 }
 

@@ -281,7 +281,10 @@ fn estimate_is_within_its_spread() {
     );
     assert!(low <= real && real <= high, "{real} not in {low}..{high}");
     assert!(e["seconds"].as_f64().unwrap() > 0.0);
-    assert_eq!(e["kernel"], nqueens::Kernel::Auto.resolve().unwrap().name());
+    assert_eq!(
+        e["kernel"],
+        nqueens::Kernel::Auto.resolved().unwrap().name()
+    );
     assert!(e["seconds_low"].as_f64().unwrap() <= e["seconds_high"].as_f64().unwrap());
     // The same seed gives the same node estimate.
     let again = json(&[

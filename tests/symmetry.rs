@@ -3,8 +3,8 @@
 
 mod common;
 
-use nqueens::published::published;
-use nqueens::rotation::{fixed_by, Rotation};
+use common::published;
+use nqueens::internals::{fixed_by, Rotation};
 use nqueens::{count, Options, Symmetry};
 use proptest::prelude::*;
 

@@ -1,19 +1,27 @@
 //! Argument types and parsers shared by several commands.
 
 use clap::Args;
+use nqueens::limits::{check_split_depth, max_split_depth, Quantity};
 use nqueens::{Kernel, Options, Symmetry};
-
-/// The largest board size.
-pub const MAX_N: usize = nqueens::constraints::MAX_N;
 
 /// Parses a board size N in `0..=32`.
 pub fn board_size(s: &str) -> Result<usize, String> {
-    parse_in_range(s, 0, MAX_N, "N")
+    parse_quantity(s, Quantity::BoardSize)
 }
 
 /// Parses a thread count in `1..=4096`.
 pub fn thread_count(s: &str) -> Result<usize, String> {
-    parse_in_range(s, 1, nqueens::count::MAX_THREADS, "the thread count")
+    parse_quantity(s, Quantity::Threads)
+}
+
+/// Parses an integer with the library's check of `quantity`; a value that is no
+/// integer, or out of range, gets the expectation (`N must be an integer from 0 to
+/// 32`).
+pub fn parse_quantity(s: &str, quantity: Quantity) -> Result<usize, String> {
+    quantity
+        .parse(s)
+        .map(|v| v as usize)
+        .map_err(|_| quantity.expectation())
 }
 
 /// Parses a split depth; its range (1 to N) is checked once N is known, so any integer
@@ -34,10 +42,11 @@ pub fn kernel(s: &str) -> Result<Kernel, String> {
     s.parse::<Kernel>().map_err(|e| e.to_string())
 }
 
-/// Parses an integer in `lo..=hi`, naming the range when it is not one.
-pub fn parse_in_range(s: &str, lo: usize, hi: usize, what: &str) -> Result<usize, String> {
+/// Parses an integer in `lo..=hi`, naming the range when it is not one (for numbers
+/// the library does not take, such as `--max` or `--limit`).
+pub fn parse_in_range(s: &str, lo: u64, hi: u64, what: &str) -> Result<u64, String> {
     match s.trim().parse::<i128>() {
-        Ok(v) if (lo as i128..=hi as i128).contains(&v) => Ok(v as usize),
+        Ok(v) if (i128::from(lo)..=i128::from(hi)).contains(&v) => Ok(v as u64),
         _ => Err(format!("{what} must be an integer from {lo} to {hi}")),
     }
 }
@@ -64,9 +73,12 @@ impl RunArgs {
     /// The library options for a count of size `n`; the split depth must be in range
     /// and the kernel must run on this processor.
     pub fn options(&self, n: usize) -> Result<Options, nqueens::Error> {
-        self.kernel.resolve()?;
+        self.kernel.resolved()?;
         let split_depth = match self.split_depth {
-            Some(depth) => Some(check_split_depth(n, depth)?),
+            Some(depth) => {
+                let depth = Quantity::SplitDepth { n }.check(i128::from(depth))?;
+                Some(check_split_depth(n, depth as usize)?)
+            }
             None => None,
         };
         Ok(Options {
@@ -82,8 +94,8 @@ impl RunArgs {
     /// capped into each board's range by the library ([`Options::for_board`]). The
     /// kernel must run on this processor.
     pub fn options_clamped(&self, max_n: usize) -> Result<Options, nqueens::Error> {
-        self.kernel.resolve()?;
-        let hi = nqueens::tasks::max_split_depth(max_n) as i64;
+        self.kernel.resolved()?;
+        let hi = max_split_depth(max_n) as i64;
         Ok(Options {
             threads: self.threads,
             symmetry: self.symmetry,
@@ -91,17 +103,6 @@ impl RunArgs {
             unique: false,
             kernel: self.kernel,
         })
-    }
-}
-
-/// Checks a split depth against the range of a board of size `n`.
-pub fn check_split_depth(n: usize, depth: i64) -> Result<usize, nqueens::Error> {
-    let lo = nqueens::tasks::min_split_depth(n) as i64;
-    let hi = nqueens::tasks::max_split_depth(n) as i64;
-    if (lo..=hi).contains(&depth) {
-        Ok(depth as usize)
-    } else {
-        Err(nqueens::Error::SplitDepth { n, depth })
     }
 }
 

@@ -3,11 +3,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Args;
-use nqueens::bench::{run as run_ladder, table_row};
-
 use super::args::{board_size, RunArgs};
-use super::{print_stdout, Failure, Outcome};
+use super::output::print_stdout;
+use super::report::bench::{run as run_ladder, table, table_row};
+use super::{Failure, Outcome};
+use clap::Args;
 
 /// Arguments of `bench`.
 #[derive(Debug, Args)]
@@ -41,7 +41,7 @@ pub fn run(args: &BenchArgs) -> Outcome {
         args.run.options(n)?;
     }
     let options = args.run.options_clamped(args.to)?;
-    print_stdout(&nqueens::bench::table(&[]))?;
+    print_stdout(&table(&[]))?;
     let mut print_error = None;
     let report = run_ladder(args.from, args.to, &options, |row| {
         if let Err(e) = print_stdout(&(table_row(row) + "\n")) {

@@ -1,13 +1,11 @@
 //! `nqueens count N`: the exact number of solutions (or of the completions of placed
 //! queens), optionally sharded, checkpointed, watched, or spread over MPI ranks.
 
-use std::process::ExitCode;
-
 use clap::Args;
-use nqueens::Count;
 
 use super::args::{board_size, RunArgs};
-use super::{place, print_stdout, Outcome};
+use super::output::print_count;
+use super::{place, Outcome};
 
 /// Arguments of `count`.
 #[derive(Debug, Args)]
@@ -18,7 +16,7 @@ pub struct CountArgs {
     #[command(flatten)]
     pub run: RunArgs,
     /// Also count the fundamental solutions (distinct under rotations and reflections).
-    #[arg(long, conflicts_with_all = ["place", "shard"])]
+    #[arg(long, conflicts_with = "place")]
     pub unique: bool,
     /// Print one JSON object instead of the total alone.
     #[arg(long)]
@@ -44,25 +42,12 @@ pub fn run(args: &CountArgs) -> Outcome {
     let options = args.options()?;
     let placement = place::placement(args.n, args.place.as_deref())?;
     #[cfg(feature = "mpi")]
-    if nqueens::distributed::launched_by_mpi() {
+    if nqueens::launched_by_mpi() {
         return super::longrun::run_distributed(args, &placement, &options);
     }
     if args.long.wanted() {
         return super::longrun::run(args, &placement, &options);
     }
-    let count = nqueens::count::count_within(&placement, &options)?;
+    let count = nqueens::count_within(&placement, &options)?;
     print_count(&count, args.json)
-}
-
-/// Prints a count: the total alone, `total:`/`unique:` lines with `--unique`, or JSON.
-pub fn print_count(count: &Count, json: bool) -> Outcome {
-    let text = if json {
-        serde_json::to_string(count).expect("a count serializes") + "\n"
-    } else if let Some(unique) = count.unique {
-        format!("total: {}\nunique: {unique}\n", count.total)
-    } else {
-        format!("{}\n", count.total)
-    };
-    print_stdout(&text)?;
-    Ok(ExitCode::SUCCESS)
 }

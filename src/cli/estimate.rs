@@ -3,10 +3,12 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use nqueens::estimate::{estimate, Estimate, DEFAULT_PROBES, MAX_PROBES};
+use nqueens::limits::{Quantity, DEFAULT_PROBES};
+use nqueens::{estimate, Estimate};
 
-use super::args::{board_size, RunArgs};
-use super::{print_stdout, Outcome};
+use super::args::{board_size, parse_quantity, RunArgs};
+use super::output::print_stdout;
+use super::Outcome;
 
 /// Arguments of `estimate`.
 #[derive(Debug, Args)]
@@ -28,12 +30,7 @@ pub struct EstimateArgs {
 }
 
 fn probes(s: &str) -> Result<u64, String> {
-    match s.trim().parse::<u64>() {
-        Ok(p) if (1..=MAX_PROBES).contains(&p) => Ok(p),
-        _ => Err(format!(
-            "the probe count must be an integer from 1 to {MAX_PROBES}"
-        )),
-    }
+    parse_quantity(s, Quantity::Probes).map(|p| p as u64)
 }
 
 /// Runs `estimate`.

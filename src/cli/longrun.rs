@@ -4,15 +4,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nqueens::longrun::{self, Plan};
-use nqueens::shard::Shard;
+use nqueens::{run_long, LongRunOptions, Options, Placement, Shard};
 
-use nqueens::placement::Placement;
-use nqueens::Options;
-
-use super::count::{print_count, CountArgs};
+use super::count::CountArgs;
+use super::output::{print_count, print_stdout};
 use super::progress::{Bar, Mode};
-use super::{print_stdout, Outcome};
+use super::Outcome;
 
 /// Options of `count` for long runs.
 #[derive(Debug, Clone, Args)]
@@ -58,17 +55,17 @@ impl LongRunArgs {
 /// Runs `count` with its long-run options.
 pub fn run(args: &CountArgs, placement: &Placement, options: &Options) -> Outcome {
     let long = &args.long;
-    let plan = Plan {
+    let plan = LongRunOptions {
         shard: long.shard,
         checkpoint: long.checkpoint.as_deref(),
     };
     let result = if long.progress_mode().shows() {
         let bar = Bar::new(long.progress_mode() == Mode::On);
-        let result = longrun::run(placement, options, &plan, &bar);
-        bar.finish(result.as_ref().ok().map(|r| r.total));
+        let result = run_long(placement, options, &plan, &bar);
+        bar.finish(result.as_ref().ok().map(|r| r.count.total));
         result
     } else {
-        longrun::run(placement, options, &plan, &())
+        run_long(placement, options, &plan, &())
     }?;
     match result.shard_report() {
         Some(report) if args.json => {
@@ -77,10 +74,10 @@ pub fn run(args: &CountArgs, placement: &Placement, options: &Options) -> Outcom
             Ok(ExitCode::SUCCESS)
         }
         Some(_) => {
-            print_stdout(&format!("{}\n", result.total))?;
+            print_stdout(&format!("{}\n", result.count.total))?;
             Ok(ExitCode::SUCCESS)
         }
-        None => print_count(&result.count(), args.json),
+        None => print_count(&result.count, args.json),
     }
 }
 
@@ -92,7 +89,7 @@ pub fn run_distributed(args: &CountArgs, placement: &Placement, options: &Option
             "--checkpoint and --shard cannot be used under mpirun: MPI runs spread all tasks over the ranks",
         ));
     }
-    let Some(count) = nqueens::distributed::count_distributed(placement, options)? else {
+    let Some(count) = nqueens::count_distributed(placement, options)? else {
         return Ok(ExitCode::SUCCESS);
     };
     print_count(&count, args.json)

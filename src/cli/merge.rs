@@ -4,9 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nqueens::shard::{merge, ShardReport};
+use nqueens::{merge, ShardReport};
 
-use super::{print_stdout, Failure, Outcome};
+use super::output::print_stdout;
+use super::{Failure, Outcome};
 
 /// Arguments of `merge`.
 #[derive(Debug, Args)]

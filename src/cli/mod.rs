@@ -10,8 +10,10 @@ mod count;
 mod estimate;
 mod longrun;
 mod merge;
+mod output;
 mod place;
 mod progress;
+mod report;
 mod solve;
 mod verify;
 
@@ -69,11 +71,26 @@ impl Failure {
 }
 
 impl From<nqueens::Error> for Failure {
+    /// Bad input (a number out of range, a kernel this processor lacks, a placement,
+    /// a checkpoint or shard that does not fit the run) is exit status 2; anything
+    /// that fails while running is 1. The library's words get the command's flags
+    /// where a flag is the way out.
     fn from(e: nqueens::Error) -> Self {
-        if e.is_usage() {
-            Failure::usage(e.to_string())
-        } else {
-            Failure::runtime(e.to_string())
+        use nqueens::{Error, PlacementError};
+        match &e {
+            Error::KernelUnsupported { .. } => {
+                Failure::usage(format!("{e}: use --kernel auto or scalar"))
+            }
+            Error::Placement(PlacementError::Unique) => Failure::usage(
+                "--unique cannot be combined with placed queens: symmetry classes are only \
+                 defined for the whole board",
+            ),
+            Error::OutOfRange { .. }
+            | Error::TooManyTasks { .. }
+            | Error::Placement(_)
+            | Error::Checkpoint { .. }
+            | Error::Shard(_) => Failure::usage(e.to_string()),
+            _ => Failure::runtime(e.to_string()),
         }
     }
 }
@@ -141,22 +158,11 @@ fn one_line(e: &clap::Error) -> String {
     if e.kind() == clap::error::ErrorKind::MissingRequiredArgument && message.contains("<N>") {
         message.push_str(&format!(
             " (N is the board size, an integer from 0 to {})",
-            args::MAX_N
+            nqueens::MAX_N
         ));
     }
     if !message.starts_with("error:") {
         message.insert_str(0, "error: ");
     }
     message
-}
-
-/// Writes `text` to stdout; a closed pipe is not an error.
-pub fn print_stdout(text: &str) -> Result<(), Failure> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Failure::runtime(format!("cannot write to stdout: {e}"))),
-    }
 }

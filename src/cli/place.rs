@@ -1,6 +1,6 @@
 //! The `--place R:C[,R:C...]` option shared by `count` and `solve`.
 
-use nqueens::placement::Placement;
+use nqueens::Placement;
 
 use super::Failure;
 

@@ -6,8 +6,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
-use nqueens::count::TaskResult;
-use nqueens::longrun::{Observer, Started};
+use nqueens::{Observer, Started, TaskResult};
 
 /// Whether to show the bar: forced on, forced off, or only when stderr is a terminal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,8 +5,7 @@ use std::io::{BufWriter, ErrorKind};
 use std::process::ExitCode;
 
 use clap::Args;
-use nqueens::format::Format;
-use nqueens::solutions::{write_solutions, ListOptions};
+use nqueens::{write_solutions, Format, ListOptions};
 
 use super::args::{board_size, parse_in_range, thread_count};
 use super::{place, Failure, Outcome};
@@ -45,7 +44,7 @@ fn format(s: &str) -> Result<Format, String> {
 
 /// Parses a solution limit.
 fn limit(s: &str) -> Result<u64, String> {
-    parse_in_range(s, 0, u64::MAX as usize, "the limit").map(|k| k as u64)
+    parse_in_range(s, 0, u64::MAX, "the limit")
 }
 
 /// Runs `solve`.

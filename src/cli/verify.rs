@@ -2,12 +2,12 @@
 
 use std::process::ExitCode;
 
-use clap::Args;
-use nqueens::published::MAX_PUBLISHED;
-use nqueens::verify::{verify, VerifyRow};
-
 use super::args::{parse_in_range, RunArgs};
-use super::{print_stdout, Outcome};
+use super::output::print_stdout;
+use super::report::published::MAX_PUBLISHED;
+use super::report::verify::{verify, VerifyRow};
+use super::Outcome;
+use clap::Args;
 
 /// Arguments of `verify`.
 #[derive(Debug, Args)]
@@ -23,7 +23,7 @@ pub struct VerifyArgs {
 }
 
 fn max_n(s: &str) -> Result<usize, String> {
-    parse_in_range(s, 0, MAX_PUBLISHED, "--max")
+    parse_in_range(s, 0, MAX_PUBLISHED as u64, "--max").map(|v| v as usize)
 }
 
 /// Runs `verify`: exit status 1 if any total differs from the published one.

@@ -1,0 +1,374 @@
+//! Checkpoint files: finished tasks recorded durably so that a run can resume.
+//!
+//! The file is text. The first line identifies the run (see [`RunId`]):
+//!
+//! ```text
+//! nqueens-checkpoint format=1 n=16 symmetry=mirror split_depth=4 placements= tasks=9844 shard=all check=1f0c...
+//! ```
+//!
+//! and every further line records one finished task as
+//! `index weighted_solutions nodes check`, where `check` is an FNV-1a hash of the
+//! rest of the line, so that a damaged line is detected. Each record is written to
+//! the file as soon as its task finishes (a killed process loses only the tasks it
+//! was running) and the file is synced to disk at most every [`SYNC_INTERVAL`] and at
+//! the end. On opening, an unterminated last line (a write torn by a crash) is cut
+//! off and its task runs again; a header of another run, a damaged complete line, a
+//! duplicated or out-of-range task, or anything that is not a checkpoint is refused.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::error::Error;
+use crate::run::identity::RunId;
+use crate::run::tasks::TaskResult;
+
+/// The first word of a checkpoint file.
+pub(crate) const MAGIC: &str = "nqueens-checkpoint";
+
+/// The longest time between two syncs of the file while tasks finish.
+pub(crate) const SYNC_INTERVAL: Duration = Duration::from_secs(1);
+
+/// An open checkpoint, ready to record finished tasks.
+#[derive(Debug)]
+pub(crate) struct Checkpoint {
+    path: PathBuf,
+    writer: Mutex<Writer>,
+}
+
+#[derive(Debug)]
+struct Writer {
+    file: File,
+    last_sync: Instant,
+    unsynced: bool,
+}
+
+/// What an opened checkpoint already holds.
+#[derive(Debug, Default)]
+pub(crate) struct Resumed {
+    /// The finished tasks recorded in the file, in file order.
+    pub(crate) done: Vec<TaskResult>,
+    /// Whether a torn last line was cut off.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) torn: bool,
+    /// Whether the file was new (or held only a torn header) and was started.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fresh: bool,
+}
+
+impl Checkpoint {
+    /// Opens the checkpoint at `path` for the run `id`: creates it if absent, or reads
+    /// what it holds. Refuses ([`Error::Checkpoint`]) a file of another run or a
+    /// damaged one, without changing it.
+    pub(crate) fn open(path: &Path, id: &RunId) -> Result<(Checkpoint, Resumed), Error> {
+        let header = header_line(id);
+        let io = |what: &str| {
+            let context = format!("checkpoint {}: cannot {what}", path.display());
+            move |source| Error::Io { context, source }
+        };
+        let refuse = |problem: String| Error::Checkpoint {
+            path: path.display().to_string(),
+            problem,
+        };
+        let existing = match File::open(path) {
+            Ok(mut file) => {
+                let mut bytes = Vec::new();
+                file.read_to_end(&mut bytes).map_err(io("read it"))?;
+                Some(bytes)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(io("open it")(e)),
+        };
+        let starts_fresh = match &existing {
+            None => true,
+            // Nothing but a prefix of our own header: a crash while it was created.
+            Some(bytes) => !bytes.contains(&b'\n') && header.as_bytes().starts_with(bytes),
+        };
+        if starts_fresh {
+            let mut file = OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(path)
+                .map_err(io("create it"))?;
+            file.write_all(header.as_bytes())
+                .and_then(|()| file.sync_all())
+                .map_err(io("write it"))?;
+            sync_parent(path);
+            let checkpoint = Checkpoint::append_to(path)?;
+            let resumed = Resumed {
+                fresh: true,
+                ..Resumed::default()
+            };
+            return Ok((checkpoint, resumed));
+        }
+        let bytes = existing.unwrap_or_default();
+        let tasks: usize = id.get("tasks").and_then(|t| t.parse().ok()).unwrap_or(0);
+        let parsed = parse(&bytes, id, tasks).map_err(refuse)?;
+        if parsed.complete_len < bytes.len() {
+            let file = OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(io("open it"))?;
+            file.set_len(parsed.complete_len as u64)
+                .and_then(|()| file.sync_all())
+                .map_err(io("cut its torn last line"))?;
+        }
+        let checkpoint = Checkpoint::append_to(path)?;
+        let resumed = Resumed {
+            done: parsed.done,
+            torn: parsed.complete_len < bytes.len(),
+            fresh: false,
+        };
+        Ok((checkpoint, resumed))
+    }
+
+    fn append_to(path: &Path) -> Result<Checkpoint, Error> {
+        let file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|source| Error::Io {
+                context: format!("checkpoint {}: cannot open it", path.display()),
+                source,
+            })?;
+        Ok(Checkpoint {
+            path: path.to_path_buf(),
+            writer: Mutex::new(Writer {
+                file,
+                last_sync: Instant::now(),
+                unsynced: false,
+            }),
+        })
+    }
+
+    /// Appends the record of a finished task (written at once, synced in batches).
+    pub(crate) fn record(&self, result: &TaskResult) -> Result<(), Error> {
+        let line = record_line(result);
+        let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        writer
+            .file
+            .write_all(line.as_bytes())
+            .map_err(|e| self.io(e))?;
+        writer.unsynced = true;
+        if writer.last_sync.elapsed() >= SYNC_INTERVAL {
+            writer.sync().map_err(|e| self.io(e))?;
+        }
+        Ok(())
+    }
+
+    /// Syncs every record to disk.
+    pub(crate) fn finish(&self) -> Result<(), Error> {
+        let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        writer.sync().map_err(|e| self.io(e))
+    }
+
+    fn io(&self, source: std::io::Error) -> Error {
+        Error::Io {
+            context: format!("checkpoint {}: cannot write it", self.path.display()),
+            source,
+        }
+    }
+}
+
+impl Writer {
+    fn sync(&mut self) -> std::io::Result<()> {
+        if self.unsynced {
+            self.file.sync_data()?;
+            self.unsynced = false;
+        }
+        self.last_sync = Instant::now();
+        Ok(())
+    }
+}
+
+/// Makes the creation of `path` durable by syncing its directory (best effort).
+fn sync_parent(path: &Path) {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if let Ok(dir) = File::open(parent) {
+        let _ = dir.sync_all();
+    }
+}
+
+/// The header line for run `id`, newline included.
+pub(crate) fn header_line(id: &RunId) -> String {
+    let body = format!("{MAGIC} {id}");
+    format!("{body} check={:016x}\n", fnv1a(body.as_bytes()))
+}
+
+/// The line recording `result`, newline included.
+pub(crate) fn record_line(result: &TaskResult) -> String {
+    let body = format!("{} {} {}", result.index, result.weighted, result.nodes);
+    format!("{body} {:016x}\n", fnv1a(body.as_bytes()))
+}
+
+/// The 64-bit FNV-1a hash of `bytes`.
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The records of a checkpoint file and the length of its complete lines.
+struct Parsed {
+    done: Vec<TaskResult>,
+    complete_len: usize,
+}
+
+/// Parses a checkpoint file expected to belong to `id`, with `tasks` tasks.
+fn parse(bytes: &[u8], id: &RunId, tasks: usize) -> Result<Parsed, String> {
+    let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut lines = bytes[..complete_len].split(|&b| b == b'\n');
+    let first = lines.next().unwrap_or_default();
+    let header = std::str::from_utf8(first).ok().and_then(parse_header);
+    let found = header.ok_or_else(|| {
+        "is not an nqueens checkpoint (refusing to use or overwrite it)".to_string()
+    })?;
+    if let Some(diff) = id.difference(&found) {
+        return Err(format!(
+            "belongs to another run ({}): use another file for this run",
+            diff.describe("here", "in the file")
+        ));
+    }
+    let mut seen = vec![false; tasks];
+    let mut done = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let number = i + 2;
+        if line.is_empty() {
+            // `split` yields an empty piece after the final newline.
+            continue;
+        }
+        let result = std::str::from_utf8(line)
+            .ok()
+            .and_then(parse_record)
+            .ok_or_else(|| format!("line {number} is damaged (refusing to use the file)"))?;
+        if result.index >= tasks {
+            return Err(format!(
+                "line {number} names task {} but the run has {tasks} tasks",
+                result.index
+            ));
+        }
+        if std::mem::replace(&mut seen[result.index], true) {
+            return Err(format!(
+                "line {number} records task {} a second time",
+                result.index
+            ));
+        }
+        done.push(result);
+    }
+    Ok(Parsed { done, complete_len })
+}
+
+/// Parses a header line (without its newline) into the run it names.
+fn parse_header(line: &str) -> Option<RunId> {
+    let rest = line.strip_prefix(MAGIC)?.strip_prefix(' ')?;
+    let (fields, check) = rest.rsplit_once(" check=")?;
+    let body = &line[..MAGIC.len() + 1 + fields.len()];
+    if check != format!("{:016x}", fnv1a(body.as_bytes())) {
+        return None;
+    }
+    RunId::parse(fields)
+}
+
+/// Parses a record line (without its newline).
+fn parse_record(line: &str) -> Option<TaskResult> {
+    let (body, check) = line.rsplit_once(' ')?;
+    if check != format!("{:016x}", fnv1a(body.as_bytes())) {
+        return None;
+    }
+    let mut words = body.split(' ');
+    let result = TaskResult {
+        index: words.next()?.parse().ok()?,
+        weighted: words.next()?.parse().ok()?,
+        nodes: words.next()?.parse().ok()?,
+    };
+    words.next().is_none().then_some(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::TaskList;
+    use crate::run::identity::RunIdentity;
+    use crate::symmetry::Symmetry;
+
+    fn id() -> RunId {
+        let list = TaskList::build(8, Symmetry::Mirror, Some(2)).unwrap();
+        RunIdentity::of(&list, "").fields().with("shard", "all")
+    }
+
+    fn result(index: usize) -> TaskResult {
+        TaskResult {
+            index,
+            weighted: 2 * index as u128,
+            nodes: 100 + index as u64,
+        }
+    }
+
+    #[test]
+    fn records_round_trip() {
+        let r = result(7);
+        let line = record_line(&r);
+        assert_eq!(parse_record(line.trim_end()), Some(r));
+        let damaged = line.replacen("14", "15", 1);
+        assert_eq!(parse_record(damaged.trim_end()), None);
+        assert_eq!(parse_header(header_line(&id()).trim_end()), Some(id()));
+    }
+
+    #[test]
+    fn create_resume_and_refuse() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.txt");
+        let (c, resumed) = Checkpoint::open(&path, &id()).unwrap();
+        assert!(resumed.fresh && resumed.done.is_empty());
+        c.record(&result(1)).unwrap();
+        c.record(&result(3)).unwrap();
+        c.finish().unwrap();
+        drop(c);
+        // A torn last line is cut off.
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"5 10 10").unwrap();
+        drop(f);
+        let (c, resumed) = Checkpoint::open(&path, &id()).unwrap();
+        assert!(resumed.torn && !resumed.fresh);
+        assert_eq!(resumed.done, vec![result(1), result(3)]);
+        c.record(&result(5)).unwrap();
+        c.finish().unwrap();
+        drop(c);
+        let (_, resumed) = Checkpoint::open(&path, &id()).unwrap();
+        assert_eq!(resumed.done, vec![result(1), result(3), result(5)]);
+        assert!(!resumed.torn);
+
+        // Another run's identity is refused and the file is left alone.
+        let before = std::fs::read(&path).unwrap();
+        let other = id().with("shard", "0/2");
+        let e = Checkpoint::open(&path, &other).unwrap_err();
+        assert!(e.to_string().contains("another run"), "{e}");
+        assert!(matches!(e, Error::Checkpoint { .. }));
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+
+        // A damaged complete line is refused.
+        let text = String::from_utf8(before.clone()).unwrap();
+        std::fs::write(&path, text.replacen("\n3 6 ", "\n3 7 ", 1)).unwrap();
+        let e = Checkpoint::open(&path, &id()).unwrap_err();
+        assert!(e.to_string().contains("line 3 is damaged"), "{e}");
+
+        // A duplicated task is refused.
+        std::fs::write(&path, format!("{text}{}", record_line(&result(1)))).unwrap();
+        let e = Checkpoint::open(&path, &id()).unwrap_err();
+        assert!(e.to_string().contains("a second time"), "{e}");
+
+        // Garbage is refused, a torn header is restarted.
+        std::fs::write(&path, "hello\nworld\n").unwrap();
+        let e = Checkpoint::open(&path, &id()).unwrap_err();
+        assert!(e.to_string().contains("not an nqueens checkpoint"), "{e}");
+        std::fs::write(&path, &header_line(&id())[..20]).unwrap();
+        let (_, resumed) = Checkpoint::open(&path, &id()).unwrap();
+        assert!(resumed.fresh);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), header_line(&id()));
+    }
+}

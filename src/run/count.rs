@@ -1,0 +1,240 @@
+//! A count: its options, its result, and the plain (whole, in-process) run.
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::limits::{check_board_size, max_split_depth, min_split_depth};
+use crate::model::placement::Placement;
+use crate::run::tasks::{run_tasks, Setup, Sums};
+use crate::search::kernel::Kernel;
+use crate::symmetry::rotation::{fundamental_counts, Fundamental};
+use crate::symmetry::Symmetry;
+
+/// How to run a count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Worker threads; `None` uses every logical CPU.
+    pub threads: Option<usize>,
+    /// The symmetry reduction.
+    pub symmetry: Symmetry,
+    /// Rows fixed to form tasks; `None` picks a depth that gives thousands of tasks.
+    pub split_depth: Option<usize>,
+    /// Also count the fundamental solutions (and the rotation-fixed ones).
+    pub unique: bool,
+    /// The kernel the tasks run with (the fastest supported one by default).
+    pub kernel: Kernel,
+}
+
+impl Options {
+    /// These options for a board of size `n`, with the split depth (if any) capped into
+    /// the range that board accepts (for runs over many sizes).
+    pub fn for_board(&self, n: usize) -> Options {
+        Options {
+            split_depth: self
+                .split_depth
+                .map(|d| d.clamp(min_split_depth(n), max_split_depth(n))),
+            ..*self
+        }
+    }
+}
+
+/// The result of a count.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Count {
+    /// The board size.
+    pub n: usize,
+    /// The number of solutions (OEIS A000170).
+    pub total: u128,
+    /// With [`Options::unique`]: the number of fundamental solutions, distinct under the
+    /// 8 symmetries of the square (OEIS A002562).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unique: Option<u128>,
+    /// With [`Options::unique`]: solutions fixed by the 180-degree rotation (A032522).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rot180: Option<u128>,
+    /// With [`Options::unique`]: solutions fixed by the 90-degree rotation (A033148).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rot90: Option<u128>,
+    /// Queens placed by the search that was run, task building included. It depends on
+    /// n, the symmetry mode and the split depth, never on the thread count. (A `u128`:
+    /// the trees of n >= 28 have more than 2^64 nodes.)
+    pub nodes: u128,
+    /// The number of independent tasks.
+    pub tasks: usize,
+    /// Worker threads used.
+    pub threads: usize,
+    /// The symmetry reduction used.
+    pub symmetry: Symmetry,
+    /// The kernel that ran the tasks (never `auto`).
+    pub kernel: Kernel,
+    /// Rows fixed to form tasks.
+    pub split_depth: usize,
+    /// Wall-clock time of task building and search.
+    pub seconds: f64,
+    /// The version of this crate.
+    pub version: &'static str,
+    /// The pre-placed queens (`R:C,...`) whose completions were counted, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement: Option<String>,
+}
+
+impl Count {
+    /// The count of a run set up by `setup` whose tasks summed to `sums` (the
+    /// task-building nodes are added here), with its fundamental counts if computed.
+    /// Every way of running a count (plain, long, distributed) ends here.
+    pub(crate) fn assemble(
+        setup: &Setup,
+        sums: Sums,
+        threads: usize,
+        fundamental: Option<Fundamental>,
+    ) -> Count {
+        let list = &setup.list;
+        Count {
+            n: list.n,
+            total: sums.total,
+            unique: fundamental.map(|f| f.unique),
+            rot180: fundamental.map(|f| f.rot180),
+            rot90: fundamental.map(|f| f.rot90),
+            nodes: sums.nodes.saturating_add(u128::from(list.setup_nodes)),
+            tasks: list.len(),
+            threads,
+            symmetry: list.symmetry,
+            kernel: setup.kernel.kernel(),
+            split_depth: list.split_depth,
+            seconds: setup.start.elapsed().as_secs_f64(),
+            version: crate::VERSION,
+            placement: setup.placement.clone(),
+        }
+    }
+}
+
+/// Counts the solutions of the n-queens problem.
+///
+/// ```
+/// use nqueens::{count, Options, Symmetry};
+///
+/// let options = Options { threads: Some(2), unique: true, ..Options::default() };
+/// let c = count(8, &options).unwrap();
+/// assert_eq!((c.total, c.unique), (92, Some(12)));
+/// assert!(count(33, &options).is_err());
+/// ```
+pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
+    check_board_size(n)?;
+    count_within(&Placement::empty(n)?, options)
+}
+
+/// Counts the solutions that extend `placement` (all solutions for the empty one).
+///
+/// Symmetry reduction is used only where it stays exact (mirror halving for a
+/// placement that is its own mirror image, none for other placements); the result's
+/// `symmetry` is the mode actually used. Fundamental counts (`options.unique`) are only
+/// defined for the whole board.
+///
+/// ```
+/// use nqueens::{count_within, Options, Placement};
+///
+/// let corner = Placement::parse(8, "0:0").unwrap();
+/// assert_eq!(count_within(&corner, &Options::default()).unwrap().total, 4);
+/// ```
+pub fn count_within(placement: &Placement, options: &Options) -> Result<Count, Error> {
+    let setup = Setup::new(placement, options)?;
+    let all: Vec<usize> = (0..setup.list.len()).collect();
+    let sums = setup.pool.install(|| run_tasks(&setup, &all, |_| {}))?;
+    let fundamental = whole_board_fundamental(&setup, options, sums.total)?;
+    Ok(Count::assemble(&setup, sums, setup.threads, fundamental))
+}
+
+/// With `options.unique`, the fundamental counts of the whole board whose total is
+/// `total`, searched on the run's pool.
+pub(crate) fn whole_board_fundamental(
+    setup: &Setup,
+    options: &Options,
+    total: u128,
+) -> Result<Option<Fundamental>, Error> {
+    if !options.unique {
+        return Ok(None);
+    }
+    let n = setup.list.n;
+    setup
+        .pool
+        .install(|| fundamental_counts(n, total))
+        .map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn filtered(placement: &Placement) -> u128 {
+        let mut found = 0;
+        crate::naive::for_each_solution(placement.n(), |q| {
+            if placement.queens().iter().all(|&(r, c)| q[r] == c) {
+                found += 1;
+            }
+        });
+        found
+    }
+
+    #[test]
+    fn agrees_with_filtering_every_solution() {
+        let cases = [
+            (8, "0:0"),
+            (8, "3:4"),
+            (9, "4:4"),
+            (9, "0:4"),
+            (9, "8:4,0:4"),
+            (7, "1:3,5:0"),
+            (6, "0:1,1:3"),
+            (6, "0:0,1:1"),
+            (1, "0:0"),
+            (0, ""),
+        ];
+        for (n, text) in cases {
+            let placement = if text.is_empty() {
+                Placement::empty(n).unwrap()
+            } else {
+                Placement::parse(n, text).unwrap()
+            };
+            for symmetry in Symmetry::ALL {
+                for split_depth in [None, Some(n.min(1)), Some(n)] {
+                    let options = Options {
+                        threads: Some(2),
+                        symmetry,
+                        split_depth,
+                        ..Options::default()
+                    };
+                    let count = count_within(&placement, &options).unwrap();
+                    assert_eq!(count.total, filtered(&placement), "n = {n}, {text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reports_the_symmetry_used() {
+        let options = Options::default();
+        let middle = Placement::parse(9, "4:4").unwrap();
+        assert_eq!(
+            count_within(&middle, &options).unwrap().symmetry,
+            Symmetry::Mirror
+        );
+        let side = Placement::parse(9, "4:3").unwrap();
+        assert_eq!(
+            count_within(&side, &options).unwrap().symmetry,
+            Symmetry::None
+        );
+    }
+
+    #[test]
+    fn small_counts() {
+        for symmetry in Symmetry::ALL {
+            let options = Options {
+                threads: Some(1),
+                symmetry,
+                ..Options::default()
+            };
+            let totals: Vec<u128> = (0..=8).map(|n| count(n, &options).unwrap().total).collect();
+            assert_eq!(totals, [1, 1, 0, 0, 2, 10, 4, 40, 92], "{symmetry}");
+        }
+    }
+}

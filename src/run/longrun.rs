@@ -1,0 +1,254 @@
+//! Long runs: a count limited to a shard, resumed from and recorded to a checkpoint,
+//! and watched task by task.
+//!
+//! All of it sits on the one task loop ([`crate::run::tasks`]) over the deterministic
+//! task list: the shard picks the task indices, the checkpoint removes those already
+//! finished and records the others as they finish, and an [`Observer`] hears about
+//! each one (for a progress display).
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use crate::error::Error;
+use crate::model::placement::Placement;
+use crate::run::checkpoint::Checkpoint;
+use crate::run::count::{whole_board_fundamental, Count, Options};
+use crate::run::identity::RunIdentity;
+use crate::run::shard::{Shard, ShardReport};
+use crate::run::tasks::{run_tasks, Setup, Sums, TaskResult};
+use crate::symmetry::rotation::rotation_fixed;
+
+/// What a long run does besides counting.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LongRunOptions<'a> {
+    /// Run only this shard of the tasks.
+    pub shard: Option<Shard>,
+    /// Resume from and record to this checkpoint file.
+    pub checkpoint: Option<&'a Path>,
+}
+
+/// Where a run stands when its tasks start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Started {
+    /// The tasks of this run (the shard's, or all).
+    pub tasks: usize,
+    /// How many of them a checkpoint already holds.
+    pub done: usize,
+    /// The weighted solutions of those.
+    pub solutions: u128,
+}
+
+/// Hears how a long run progresses; called from the worker threads.
+pub trait Observer: Sync {
+    /// The run is about to start its remaining tasks.
+    fn started(&self, _start: &Started) {}
+    /// A task finished (after its checkpoint record was written).
+    fn finished(&self, _result: &TaskResult) {}
+}
+
+/// An observer that ignores everything.
+impl Observer for () {}
+
+/// The result of a long run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LongRun {
+    /// The count: the whole count without a shard; for a shard, its partial `total`
+    /// and `nodes` (task building counted in shard 0 only), with `tasks` the whole
+    /// run's.
+    pub count: Count,
+    /// The shard run, if any.
+    pub shard: Option<Shard>,
+    /// The tasks of this run (the shard's, or all).
+    pub tasks: usize,
+    /// Tasks taken from the checkpoint instead of being run.
+    pub resumed: usize,
+}
+
+/// Runs a count of the completions of `placement` (all solutions for the empty
+/// placement) under `options`, limited to a shard and checkpointed as `long` says,
+/// telling `observer`. Fundamental counts (`options.unique`) need the whole board (no
+/// placed queens); in a shard they are left to `merge`, and shard 0 reports the
+/// rotation-fixed counts they come from.
+pub fn run(
+    placement: &Placement,
+    options: &Options,
+    long: &LongRunOptions<'_>,
+    observer: &dyn Observer,
+) -> Result<LongRun, Error> {
+    let setup = Setup::new(placement, options)?;
+    let list = &setup.list;
+    let identity = RunIdentity::of(list, setup.placement.as_deref().unwrap_or(""));
+    let shard_name = long.shard.map_or("all".to_string(), |s| s.to_string());
+    let id = identity.fields().with("shard", &shard_name);
+    let selected = match long.shard {
+        Some(shard) => shard.indices(list.len()),
+        None => (0..list.len()).collect(),
+    };
+    let (checkpoint, done) = match long.checkpoint {
+        Some(path) => {
+            let (checkpoint, resumed) = Checkpoint::open(path, &id)?;
+            (Some(checkpoint), resumed.done)
+        }
+        None => (None, Vec::new()),
+    };
+    let mut finished = vec![false; list.len()];
+    for r in &done {
+        finished[r.index] = true;
+    }
+    let remaining: Vec<usize> = selected.iter().copied().filter(|&i| !finished[i]).collect();
+    if remaining.len() + done.len() != selected.len() {
+        return Err(Error::Checkpoint {
+            path: long
+                .checkpoint
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            problem: "records tasks outside this run's shard".into(),
+        });
+    }
+    let resumed = Sums::total_of(&done)?;
+    observer.started(&Started {
+        tasks: selected.len(),
+        done: done.len(),
+        solutions: resumed.total,
+    });
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    let ran = setup.pool.install(|| {
+        run_tasks(&setup, &remaining, |result| {
+            if let Some(checkpoint) = &checkpoint {
+                if let Err(e) = checkpoint.record(result) {
+                    failure
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .get_or_insert(e);
+                }
+            }
+            observer.finished(result);
+        })
+    });
+    if let Some(checkpoint) = &checkpoint {
+        checkpoint.finish()?;
+    }
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let sums = resumed.checked_add(ran?)?;
+    let count = match long.shard {
+        None => {
+            let fundamental = whole_board_fundamental(&setup, options, sums.total)?;
+            Count::assemble(&setup, sums, setup.threads, fundamental)
+        }
+        Some(shard) => {
+            let mut count = Count::assemble(&setup, sums, setup.threads, None);
+            if shard.index == 0 {
+                // Shard 0 carries the rotation-fixed counts, from which `merge` gets
+                // the fundamental count of the whole run.
+                if options.unique {
+                    let (rot180, rot90) = setup.pool.install(|| rotation_fixed(list.n));
+                    count.rot180 = Some(rot180);
+                    count.rot90 = Some(rot90);
+                }
+            } else {
+                // Task building is counted once, in shard 0.
+                count.nodes = sums.nodes;
+            }
+            count
+        }
+    };
+    Ok(LongRun {
+        count,
+        shard: long.shard,
+        tasks: selected.len(),
+        resumed: done.len(),
+    })
+}
+
+impl LongRun {
+    /// The run's shard report, if it ran a shard.
+    pub fn shard_report(&self) -> Option<ShardReport> {
+        let shard = self.shard?;
+        let c = &self.count;
+        Some(ShardReport {
+            n: c.n,
+            symmetry: c.symmetry,
+            split_depth: c.split_depth,
+            placements: c.placement.clone().unwrap_or_default(),
+            shard: shard.index,
+            shards: shard.count,
+            tasks: self.tasks,
+            tasks_total: c.tasks,
+            total: c.total,
+            nodes: c.nodes,
+            rot180: c.rot180,
+            rot90: c.rot90,
+            threads: c.threads,
+            kernel: Some(c.kernel),
+            seconds: c.seconds,
+            version: crate::VERSION.to_string(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::shard::merge;
+    use crate::symmetry::Symmetry;
+
+    fn options() -> Options {
+        Options {
+            threads: Some(2),
+            symmetry: Symmetry::Mirror,
+            split_depth: Some(3),
+            ..Options::default()
+        }
+    }
+
+    fn board(n: usize) -> Placement {
+        Placement::empty(n).unwrap()
+    }
+
+    #[test]
+    fn shards_merge_to_the_count() {
+        let whole = crate::count(10, &options()).unwrap();
+        for k in [1, 2, 5, 1000] {
+            let reports: Vec<_> = (0..k)
+                .map(|i| {
+                    let long = LongRunOptions {
+                        shard: Some(Shard { index: i, count: k }),
+                        ..LongRunOptions::default()
+                    };
+                    let r = run(&board(10), &options(), &long, &()).unwrap();
+                    (format!("{i}"), r.shard_report().unwrap())
+                })
+                .collect();
+            let merged = merge(&reports).unwrap();
+            assert_eq!(
+                (merged.total, merged.nodes),
+                (whole.total, whole.nodes),
+                "k = {k}"
+            );
+        }
+    }
+
+    #[test]
+    fn resuming_a_checkpoint_gives_the_same_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c");
+        let long = LongRunOptions {
+            checkpoint: Some(&path),
+            ..LongRunOptions::default()
+        };
+        let first = run(&board(10), &options(), &long, &()).unwrap();
+        assert_eq!((first.count.total, first.resumed), (724, 0));
+        // Keep only some records, as if the run had been killed.
+        let text = std::fs::read_to_string(&path).unwrap();
+        let kept: Vec<&str> = text.lines().take(20).collect();
+        std::fs::write(&path, kept.join("\n") + "\n").unwrap();
+        let second = run(&board(10), &options(), &long, &()).unwrap();
+        assert_eq!(second.resumed, 19);
+        assert_eq!(second.count.total, first.count.total);
+        assert_eq!(second.count.nodes, first.count.nodes);
+        let third = run(&board(10), &options(), &long, &()).unwrap();
+        assert_eq!((third.resumed, third.count.total), (first.tasks, 724));
+    }
+}

@@ -1,0 +1,213 @@
+//! The one task loop: what every count sets up before its search, how one task runs,
+//! and how the results of many are summed.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::error::Error;
+use crate::limits::resolve_threads;
+use crate::model::placement::Placement;
+use crate::plan::TaskList;
+use crate::run::count::Options;
+use crate::search::kernel::Resolved;
+
+/// What every count (plain, long-running or distributed) sets up before its search.
+pub(crate) struct Setup {
+    /// Worker threads of `pool`.
+    pub(crate) threads: usize,
+    /// The kernel the tasks run with, resolved once for the run.
+    pub(crate) kernel: Resolved,
+    /// The rayon pool.
+    pub(crate) pool: rayon::ThreadPool,
+    /// The tasks of the count.
+    pub(crate) list: TaskList,
+    /// The pre-placed queens as `R:C,...` (`None` for the whole board).
+    pub(crate) placement: Option<String>,
+    /// When the set-up started (a count's `seconds` include building the tasks).
+    pub(crate) start: Instant,
+}
+
+impl Setup {
+    /// Checks `options` against `placement` (fundamental counts only for the whole
+    /// board, a kernel this processor runs, the thread count and split depth) and builds
+    /// the pool and the task list.
+    pub(crate) fn new(placement: &Placement, options: &Options) -> Result<Setup, Error> {
+        Setup::with_threads(placement, options, resolve_threads(options.threads)?)
+    }
+
+    /// Like [`Setup::new`] with `threads` workers, already checked.
+    pub(crate) fn with_threads(
+        placement: &Placement,
+        options: &Options,
+        threads: usize,
+    ) -> Result<Setup, Error> {
+        placement.allow_unique(options.unique)?;
+        let kernel = options.kernel.resolve()?;
+        let pool = build_pool(threads)?;
+        let start = Instant::now();
+        let list = TaskList::for_placement(placement, options.symmetry, options.split_depth)?;
+        Ok(Setup {
+            threads,
+            kernel,
+            pool,
+            list,
+            placement: (!placement.is_empty()).then(|| placement.to_string()),
+            start,
+        })
+    }
+}
+
+/// A rayon pool with exactly `threads` workers.
+pub(crate) fn build_pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::ThreadPool(e.to_string()))
+}
+
+/// What one finished task contributed to a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskResult {
+    /// The task's position in the run's deterministic task list.
+    pub index: usize,
+    /// Its solutions times its weight.
+    pub weighted: u128,
+    /// The queens its search placed.
+    pub nodes: u64,
+}
+
+/// The weighted solutions and nodes of a set of tasks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Sums {
+    /// Weighted solutions.
+    pub(crate) total: u128,
+    /// Queens placed.
+    pub(crate) nodes: u128,
+}
+
+impl Sums {
+    /// The sums of one task.
+    pub(crate) fn of(result: &TaskResult) -> Sums {
+        Sums {
+            total: result.weighted,
+            nodes: u128::from(result.nodes),
+        }
+    }
+
+    /// Both sums added, or [`Error::Overflow`] if either leaves the `u128` range.
+    pub(crate) fn checked_add(self, other: Sums) -> Result<Sums, Error> {
+        match (
+            self.total.checked_add(other.total),
+            self.nodes.checked_add(other.nodes),
+        ) {
+            (Some(total), Some(nodes)) => Ok(Sums { total, nodes }),
+            _ => Err(Error::Overflow("the sum of the task results")),
+        }
+    }
+
+    /// The sums of `results`, checked.
+    pub(crate) fn total_of<'a>(
+        results: impl IntoIterator<Item = &'a TaskResult>,
+    ) -> Result<Sums, Error> {
+        results
+            .into_iter()
+            .try_fold(Sums::default(), |sums, r| sums.checked_add(Sums::of(r)))
+    }
+}
+
+/// Runs task `index` of `list` with `kernel`.
+///
+/// # Panics
+/// If `index` is out of range.
+pub(crate) fn run_task(list: &TaskList, index: usize, kernel: Resolved) -> TaskResult {
+    let task = &list.tasks[index];
+    let constraints = &list.constraints[task.constraints];
+    let tally = if task.weigh_by_class {
+        kernel.weigh_by_class(
+            constraints,
+            task.frontier,
+            &task.prefix[..task.frontier.row],
+        )
+    } else {
+        kernel.count(constraints, task.frontier)
+    };
+    TaskResult {
+        index,
+        // A task's solutions fit a u64 and its weight is at most 8: no overflow.
+        weighted: u128::from(tally.solutions) * u128::from(task.weight),
+        nodes: tally.nodes,
+    }
+}
+
+/// Runs the tasks of `setup` that `indices` yields, on the current rayon pool, calling
+/// `on_done` (from the worker threads) as each one finishes, and sums their results
+/// with checked arithmetic. Every count runs its tasks here.
+pub(crate) fn run_indices<I, F>(setup: &Setup, indices: I, on_done: F) -> Result<Sums, Error>
+where
+    I: ParallelIterator<Item = usize>,
+    F: Fn(&TaskResult) + Sync,
+{
+    indices
+        .map(|index| {
+            let result = run_task(&setup.list, index, setup.kernel);
+            on_done(&result);
+            Ok(Sums::of(&result))
+        })
+        .try_reduce(Sums::default, Sums::checked_add)
+}
+
+/// [`run_indices`] over a list of task indices, one task at a time per worker.
+///
+/// # Panics
+/// If an index is out of range.
+pub(crate) fn run_tasks<F>(setup: &Setup, indices: &[usize], on_done: F) -> Result<Sums, Error>
+where
+    F: Fn(&TaskResult) + Sync,
+{
+    run_indices(setup, indices.par_iter().with_max_len(1).copied(), on_done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symmetry::Symmetry;
+
+    #[test]
+    fn run_tasks_reports_every_selected_task() {
+        let options = Options {
+            threads: Some(2),
+            symmetry: Symmetry::Mirror,
+            split_depth: Some(2),
+            ..Options::default()
+        };
+        let setup = Setup::new(&Placement::empty(9).unwrap(), &options).unwrap();
+        let all: Vec<usize> = (0..setup.list.len()).collect();
+        let seen = std::sync::Mutex::new(Vec::new());
+        let sums = setup
+            .pool
+            .install(|| run_tasks(&setup, &all, |r| seen.lock().unwrap().push(*r)))
+            .unwrap();
+        assert_eq!(sums.total, 352);
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_by_key(|r| r.index);
+        assert_eq!(seen.len(), setup.list.len());
+        assert_eq!(Sums::total_of(&seen).unwrap(), sums);
+        let odd = setup
+            .pool
+            .install(|| run_tasks(&setup, &[1, 3], |_| {}))
+            .unwrap();
+        assert_eq!(odd.total, seen[1].weighted + seen[3].weighted);
+    }
+
+    #[test]
+    fn sums_are_checked() {
+        let big = Sums {
+            total: u128::MAX,
+            nodes: 1,
+        };
+        let one = Sums { total: 1, nodes: 1 };
+        assert!(big.checked_add(one).is_err());
+        assert_eq!(one.checked_add(one).unwrap(), Sums { total: 2, nodes: 2 });
+    }
+}

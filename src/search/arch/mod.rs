@@ -1,0 +1,3 @@
+//! Processor-specific kernels, one folder per architecture.
+
+pub(crate) mod x86_64;

@@ -1,0 +1,18 @@
+//! The search kernels: given row constraints and a partial board, count (or weigh, or
+//! visit) its completions.
+//!
+//! - [`scalar`]: the non-backtracking bitmask search, one node at a time, on any
+//!   processor; [`Frontier`](scalar::Frontier) and [`Tally`](scalar::Tally);
+//! - [`kernel`]: the user's [`Kernel`](kernel::Kernel) choice and its resolution into a
+//!   kernel this processor is proven to run;
+//! - [`lanes`]: the lane machine the vector kernels share;
+//! - `arch::x86_64`: the AVX2 and AVX-512 kernels (x86-64 only).
+//!
+//! This layer uses the board model ([`crate::model`]) and the class weights of
+//! [`crate::symmetry::canonical`].
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod arch;
+pub(crate) mod kernel;
+pub(crate) mod lanes;
+pub(crate) mod scalar;

@@ -35,7 +35,7 @@
 //! then `solutions` and `estimate`; each uses only the layers below it.
 
 #![deny(missing_docs, unreachable_pub)]
-#![warn(clippy::undocumented_unsafe_blocks)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 mod error;
 mod estimate;

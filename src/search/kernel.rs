@@ -1,12 +1,19 @@
-//! Which kernel runs a search: the portable scalar loop ([`crate::search::scalar`]) or a vector
-//! one ([`crate::search::arch::x86_64::avx512`], [`crate::search::arch::x86_64::avx2`]). All visit the same nodes and give the same
-//! counts; the choice is only about speed.
+//! Which kernel runs a search: the portable scalar loop ([`crate::search::scalar`]) or a
+//! vector one (on x86-64: `arch::x86_64::avx512`, `arch::x86_64::avx2`). All visit the
+//! same nodes and give the same counts; the choice is only about speed.
+//!
+//! [`Kernel`] is the user's choice; [`Resolved`] is the kernel that runs, made only by
+//! [`Kernel::resolve`] once the processor's features are checked. A resolved vector
+//! kernel holds its zero-sized token (`Avx2`, `Avx512`), the proof that the processor
+//! runs it, so the tasks of a run never check again.
 
 use crate::error::Error;
 use crate::model::constraints::Constraints;
 use crate::names::named_choice;
 #[cfg(target_arch = "x86_64")]
-use crate::search::arch::x86_64;
+use crate::search::arch::x86_64::{avx2::Avx2, avx512::Avx512};
+#[cfg(target_arch = "x86_64")]
+use crate::search::lanes::machine;
 use crate::search::scalar::{self, Frontier, Tally};
 
 /// The kernel a count runs its tasks with.
@@ -17,9 +24,9 @@ pub enum Kernel {
     Auto,
     /// One node at a time, on any processor.
     Scalar,
-    /// Eight nodes at a time; needs AVX2 and BMI2.
+    /// Eight nodes at a time; needs AVX2, BMI2 and POPCNT (x86-64).
     Avx2,
-    /// Sixteen nodes at a time; needs AVX-512F and BMI2.
+    /// Sixteen nodes at a time; needs AVX-512F, BMI2 and POPCNT (x86-64).
     Avx512,
 }
 
@@ -41,22 +48,14 @@ impl Kernel {
     pub fn needs(self) -> &'static str {
         match self {
             Kernel::Auto | Kernel::Scalar => "nothing",
-            Kernel::Avx2 => "AVX2 and BMI2",
-            Kernel::Avx512 => "AVX-512F and BMI2",
+            Kernel::Avx2 => "AVX2, BMI2 and POPCNT",
+            Kernel::Avx512 => "AVX-512F, BMI2 and POPCNT",
         }
     }
 
     /// Whether this processor can run the kernel (`Auto` and `Scalar` always can).
     pub fn is_supported(self) -> bool {
-        match self {
-            Kernel::Auto | Kernel::Scalar => true,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => x86_64::avx2::is_supported(),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512 => x86_64::avx512::is_supported(),
-            #[cfg(not(target_arch = "x86_64"))]
-            Kernel::Avx2 | Kernel::Avx512 => false,
-        }
+        Engine::of(self).is_some()
     }
 
     /// The kernel that will actually run: `Auto` becomes the fastest supported one; an
@@ -64,20 +63,12 @@ impl Kernel {
     /// result is proof that the processor runs it.
     #[doc(hidden)]
     pub fn resolve(self) -> Result<Resolved, Error> {
-        let kernel = match self {
-            Kernel::Auto => [Kernel::Avx512, Kernel::Avx2]
-                .into_iter()
-                .find(|k| k.is_supported())
-                .unwrap_or(Kernel::Scalar),
-            k if k.is_supported() => k,
-            k => {
-                return Err(Error::KernelUnsupported {
-                    kernel: k.name(),
-                    needs: k.needs(),
-                })
-            }
-        };
-        Ok(Resolved(kernel))
+        Engine::of(self)
+            .map(Resolved)
+            .ok_or(Error::KernelUnsupported {
+                kernel: self.name(),
+                needs: self.needs(),
+            })
     }
 
     /// The kernel `Auto` resolves to on this processor (the fastest it supports), or the
@@ -88,55 +79,98 @@ impl Kernel {
     }
 }
 
-/// A kernel this processor runs: only [`Kernel::resolve`] makes one, after checking the
-/// processor's features.
+/// The kernel that runs, with the proof that this processor runs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Resolved(Kernel);
+enum Engine {
+    /// The scalar loop, on any processor.
+    Scalar,
+    /// The AVX2 kernel and its token.
+    #[cfg(target_arch = "x86_64")]
+    Avx2(Avx2),
+    /// The AVX-512 kernel and its token.
+    #[cfg(target_arch = "x86_64")]
+    Avx512(Avx512),
+}
+
+impl Engine {
+    /// The engine of `kernel` if this processor runs it (the processor's features are
+    /// checked here, and only here).
+    fn of(kernel: Kernel) -> Option<Engine> {
+        match kernel {
+            Kernel::Auto => Some(
+                Engine::of(Kernel::Avx512)
+                    .or_else(|| Engine::of(Kernel::Avx2))
+                    .unwrap_or(Engine::Scalar),
+            ),
+            Kernel::Scalar => Some(Engine::Scalar),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => Avx2::detect().map(Engine::Avx2),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => Avx512::detect().map(Engine::Avx512),
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Avx2 | Kernel::Avx512 => None,
+        }
+    }
+}
+
+/// A kernel this processor runs: only [`Kernel::resolve`] makes one, after checking the
+/// processor's features (a vector kernel holds the token that proves them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resolved(Engine);
 
 impl Resolved {
     /// Which kernel this is (never `Auto`).
     pub fn kernel(self) -> Kernel {
-        self.0
+        match self.0 {
+            Engine::Scalar => Kernel::Scalar,
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(_) => Kernel::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx512(_) => Kernel::Avx512,
+        }
     }
 
     /// Counts the completions of `start` under `constraints` (see
     /// [`scalar::count`]). A start too close to the last row for the vector kernels
     /// falls back to the scalar loop.
     pub fn count(self, constraints: &Constraints, start: Frontier) -> Tally {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let vector = match self.0 {
-                Kernel::Avx512 => x86_64::avx512::search(constraints, start),
-                Kernel::Avx2 => x86_64::avx2::search(constraints, start),
-                _ => None,
-            };
-            if let Some(tally) = vector {
-                return tally;
-            }
-        }
-        scalar::count(constraints, start)
+        self.vector::<false>(constraints, start, &[])
+            .unwrap_or_else(|| scalar::count(constraints, start))
     }
 
-    /// Weighs the completions of `start` by full-symmetry class (see
-    /// [`scalar::weigh_by_class`]), with the same fallback as [`Resolved::count`].
+    /// Weighs the completions of `start` by full-symmetry class (see the scalar
+    /// kernel's `weigh_by_class`), with the same fallback as [`Resolved::count`] (and
+    /// for n = 32).
     pub fn weigh_by_class(
         self,
         constraints: &Constraints,
         start: Frontier,
         prefix: &[u8],
     ) -> Tally {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let vector = match self.0 {
-                Kernel::Avx512 => x86_64::avx512::weigh_by_class(constraints, start, prefix),
-                Kernel::Avx2 => x86_64::avx2::weigh_by_class(constraints, start, prefix),
-                _ => None,
-            };
-            if let Some(tally) = vector {
-                return tally;
+        self.vector::<true>(constraints, start, prefix)
+            .unwrap_or_else(|| scalar::weigh_by_class(constraints, start, prefix))
+    }
+
+    /// The search on this vector kernel, if it is one and the search suits it.
+    #[inline]
+    fn vector<const WEIGH_BY_CLASS: bool>(
+        self,
+        constraints: &Constraints,
+        start: Frontier,
+        prefix: &[u8],
+    ) -> Option<Tally> {
+        match self.0 {
+            Engine::Scalar => {
+                let _ = (constraints, start, prefix);
+                None
+            }
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx2(k) => machine::search::<_, WEIGH_BY_CLASS>(k, constraints, start, prefix),
+            #[cfg(target_arch = "x86_64")]
+            Engine::Avx512(k) => {
+                machine::search::<_, WEIGH_BY_CLASS>(k, constraints, start, prefix)
             }
         }
-        scalar::weigh_by_class(constraints, start, prefix)
     }
 }
 
@@ -145,8 +179,6 @@ named_choice!(Kernel, "kernel");
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::TaskList;
-    use crate::Symmetry;
 
     #[test]
     fn names_round_trip() {
@@ -157,138 +189,33 @@ mod tests {
     }
 
     #[test]
-    fn auto_resolves_to_a_concrete_kernel() {
-        let k = Kernel::Auto.resolve().unwrap();
-        assert_ne!(k.kernel(), Kernel::Auto);
-        assert_eq!(Kernel::Scalar.resolve().unwrap().kernel(), Kernel::Scalar);
-        for k in Kernel::ALL {
-            assert_eq!(k.resolve().is_ok(), k.is_supported(), "{k}");
-        }
-    }
-
-    /// The vector kernels this processor runs (the tests compare each with the scalar
-    /// kernel).
-    fn vector_kernels() -> Vec<Resolved> {
-        [Kernel::Avx2, Kernel::Avx512]
+    fn auto_resolves_to_the_fastest_supported_kernel() {
+        let auto = Kernel::Auto.resolve().unwrap().kernel();
+        let fastest = [Kernel::Avx512, Kernel::Avx2, Kernel::Scalar]
             .into_iter()
-            .filter_map(|k| k.resolve().ok())
-            .collect()
+            .find(|k| k.is_supported())
+            .unwrap();
+        assert_eq!(auto, fastest);
+        assert_eq!(Kernel::Scalar.resolve().unwrap().kernel(), Kernel::Scalar);
     }
 
-    /// The scalar kernel.
-    fn scalar() -> Resolved {
-        Kernel::Scalar.resolve().unwrap()
-    }
-
-    /// Every task of every mode, whole boards and the weighed canonical seeds: the same
-    /// solutions and nodes from every kernel.
     #[test]
-    fn kernels_agree_task_by_task() {
-        for kernel in vector_kernels() {
-            agree_task_by_task(kernel);
-        }
-    }
-
-    fn agree_task_by_task(kernel: Resolved) {
-        for n in 4..=12 {
-            for symmetry in Symmetry::ALL {
-                for depth in [1, 2, 3] {
-                    let Ok(list) = TaskList::build(n, symmetry, Some(depth)) else {
-                        continue;
-                    };
-                    for task in &list.tasks {
-                        let c = &list.constraints[task.constraints];
-                        let prefix = &task.prefix[..task.frontier.row];
-                        let (fast, slow) = if task.weigh_by_class {
-                            (
-                                kernel.weigh_by_class(c, task.frontier, prefix),
-                                scalar().weigh_by_class(c, task.frontier, prefix),
-                            )
-                        } else {
-                            (
-                                kernel.count(c, task.frontier),
-                                scalar().count(c, task.frontier),
-                            )
-                        };
-                        assert_eq!(
-                            fast, slow,
-                            "{kernel:?}, n = {n}, {symmetry}, {depth}, {task:?}"
-                        );
-                    }
+    fn an_explicit_kernel_resolves_to_itself_or_names_what_it_needs() {
+        for k in [Kernel::Scalar, Kernel::Avx2, Kernel::Avx512] {
+            match k.resolve() {
+                Ok(resolved) => assert_eq!(resolved.kernel(), k),
+                Err(Error::KernelUnsupported { kernel, needs }) => {
+                    assert_eq!((kernel, needs), (k.name(), k.needs()));
                 }
+                Err(e) => panic!("{k}: {e}"),
             }
         }
     }
 
+    #[cfg(not(target_arch = "x86_64"))]
     #[test]
-    fn an_unsupported_kernel_is_a_usage_error_naming_the_way_out() {
-        let e = Error::KernelUnsupported {
-            kernel: "avx512",
-            needs: Kernel::Avx512.needs(),
-        };
-        let message = e.to_string();
-        assert_eq!(
-            message,
-            "the avx512 kernel needs AVX-512F and BMI2, which this processor lacks"
-        );
-    }
-
-    /// Random row constraints and random starts: every kernel counts the same.
-    mod random {
-        use super::*;
-        use crate::model::constraints::full_mask;
-        use proptest::prelude::*;
-
-        /// A board size, a column mask for each row, and a start row with the columns
-        /// to try on the rows above it.
-        fn constrained_start() -> impl Strategy<Value = (usize, Vec<u32>, Vec<u32>)> {
-            (4usize..=13).prop_flat_map(|n| {
-                let full = full_mask(n);
-                (
-                    Just(n),
-                    proptest::collection::vec((0..=full).prop_map(move |m| m | m >> 1), n),
-                    proptest::collection::vec(0..=full, 0..n),
-                )
-            })
-        }
-
-        proptest! {
-            #[test]
-            fn kernels_agree_on_random_constraints((n, masks, picks) in constrained_start()) {
-                let mut c = Constraints::new(n);
-                for (row, &mask) in masks.iter().enumerate() {
-                    c.restrict(row, mask | (row as u32 % 3).wrapping_neg());
-                }
-                // Place a queen on each row of the prefix where one fits.
-                let mut start = Frontier::ROOT;
-                for &pick in &picks {
-                    let avail = start.available(&c);
-                    if avail == 0 {
-                        break;
-                    }
-                    let choice = avail & (pick | avail.wrapping_neg() & avail);
-                    start = start.place(choice & choice.wrapping_neg());
-                }
-                let expected = scalar().count(&c, start);
-                for kernel in vector_kernels() {
-                    prop_assert_eq!(kernel.count(&c, start), expected, "{:?}", kernel);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn whole_trees_agree() {
-        for n in 0..=13 {
-            let c = Constraints::new(n);
-            let expected = scalar().count(&c, Frontier::ROOT);
-            for kernel in vector_kernels() {
-                assert_eq!(
-                    kernel.count(&c, Frontier::ROOT),
-                    expected,
-                    "{kernel:?}, n = {n}"
-                );
-            }
-        }
+    fn only_the_scalar_kernel_runs_off_x86_64() {
+        assert_eq!(Kernel::Auto.resolved().unwrap(), Kernel::Scalar);
+        assert!(!Kernel::Avx2.is_supported() && !Kernel::Avx512.is_supported());
     }
 }

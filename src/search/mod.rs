@@ -5,8 +5,11 @@
 //!   processor; [`Frontier`](scalar::Frontier) and [`Tally`](scalar::Tally);
 //! - [`kernel`]: the user's [`Kernel`](kernel::Kernel) choice and its resolution into a
 //!   kernel this processor is proven to run;
-//! - [`lanes`]: the lane machine the vector kernels share;
-//! - `arch::x86_64`: the AVX2 and AVX-512 kernels (x86-64 only).
+//! - `lanes`: the lane machine the vector kernels share, generic over their operations;
+//! - `arch::x86_64`: the AVX2 and AVX-512 kernels.
+//!
+//! `lanes` and `arch` are compiled on x86-64 only; elsewhere the crate builds with the
+//! scalar kernel alone.
 //!
 //! This layer uses the board model ([`crate::model`]) and the class weights of
 //! [`crate::symmetry::canonical`].
@@ -14,5 +17,6 @@
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod arch;
 pub(crate) mod kernel;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod lanes;
 pub(crate) mod scalar;

@@ -74,6 +74,8 @@ pub(crate) fn seeds(n: usize) -> Vec<Seed> {
 /// comparing images ([`class_weight`]); kernels use this to weigh most solutions at
 /// once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// Read by the vector kernels' lane machine, which is compiled on x86-64 only.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct Ties {
     /// Rows `b` and `n - 1 - b`: a queen there on column 0 or n-1 ties.
     pub rows: [usize; 2],
@@ -83,6 +85,7 @@ pub(crate) struct Ties {
     pub last_row: u32,
 }
 
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 impl Ties {
     /// The tie squares of an edge seed (row 0 limited to the one column `b`, with
     /// `1 <= b < n - 1 - b`); `None` for any other constraints.

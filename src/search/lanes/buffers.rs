@@ -1,11 +1,14 @@
-//! What the vector kernels (such as [`crate::search::arch::x86_64::avx512`]) share: the per-row node
-//! buffers, the set-up of a search in them, the tie marks of weighed searches, and
-//! reading a solution back through the parents.
+//! What the vector kernels share besides their operations: the per-row node buffers,
+//! the set-up of a search in them, the tie marks of weighed searches, and reading a
+//! solution back through the parents.
 //!
 //! The nodes waiting on row `d` sit in the buffer of that row, as three arrays (used
 //! columns, the two diagonals) and, when solutions are weighed, the index of each
 //! node's parent in the buffer of row `d - 1`. A kernel drains a buffer once it holds
-//! [`DRAIN_AT`] nodes, so each row needs only a few kilobytes.
+//! [`DRAIN_AT`] nodes, so each row needs only a few kilobytes: its room is
+//! [`Lanes::ROW_ROOM`](crate::search::lanes::ops::Lanes::ROW_ROOM) values, derived from
+//! the kernel's lane count, and the machine asserts that it never reads or writes past a
+//! row's room.
 
 use std::cell::RefCell;
 
@@ -16,16 +19,14 @@ use crate::symmetry::canonical::{class_weight, Ties};
 /// A row's buffer is drained once it holds this many nodes.
 pub(crate) const DRAIN_AT: usize = 512;
 
-/// The room of one row's buffer: a last step may add a vector (at most 16 lanes) past
-/// [`DRAIN_AT`], and a vector load may read a vector past the last node.
-pub(crate) const ROW_ROOM: usize = DRAIN_AT + 2 * 16;
-
 /// The mark, in a node's used columns, of a board with a queen on a tie square (see
 /// [`Ties`]): only such solutions need their images compared; the others weigh 8.
 pub(crate) const TIED: u32 = 1 << 31;
 
-/// The per-row node buffers, `ROW_ROOM` values per row.
+/// The per-row node buffers: [`Buffers::room`] values per row.
 pub(crate) struct Buffers {
+    /// The values each row holds: rows start at multiples of it.
+    pub room: usize,
     /// Used columns of each node (with [`TIED`] when weighing).
     pub cols: Vec<u32>,
     /// Down-right diagonals attacking the node's row.
@@ -39,20 +40,22 @@ pub(crate) struct Buffers {
 }
 
 impl Buffers {
-    fn new() -> Self {
-        let room = ROW_ROOM * MAX_N;
+    /// Buffers of `room` values per row.
+    fn new(room: usize) -> Self {
+        let size = room * MAX_N;
         Buffers {
-            cols: vec![0; room],
-            ld: vec![0; room],
-            rd: vec![0; room],
-            parent: vec![0; room],
+            room,
+            cols: vec![0; size],
+            ld: vec![0; size],
+            rd: vec![0; size],
+            parent: vec![0; size],
             len: [0; MAX_N],
         }
     }
 }
 
 thread_local! {
-    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::new());
+    static BUFFERS: RefCell<Option<Buffers>> = const { RefCell::new(None) };
 }
 
 /// Whether a vector kernel can take this search: at least three rows left (the last
@@ -63,9 +66,17 @@ pub(crate) fn suits(constraints: &Constraints, start: Frontier, weigh: bool) -> 
     start.row + 3 <= n && !(weigh && n >= 32)
 }
 
-/// Runs `search` on this thread's buffers, reused from task to task.
-pub(crate) fn with_buffers<R>(search: impl FnOnce(&mut Buffers) -> R) -> R {
-    BUFFERS.with(|cell| search(&mut cell.borrow_mut()))
+/// Runs `search` on this thread's buffers of `room` values per row, reused from task to
+/// task (made anew only when `room` changes, that is when a thread changes kernels).
+pub(crate) fn with_buffers<R>(room: usize, search: impl FnOnce(&mut Buffers) -> R) -> R {
+    BUFFERS.with(|cell| {
+        let mut buffers = cell.borrow_mut();
+        let buffers = match &mut *buffers {
+            Some(b) if b.room == room => b,
+            other => other.insert(Buffers::new(room)),
+        };
+        search(buffers)
+    })
 }
 
 /// Where each row's tie squares are, for the tie marks of a weighed search.
@@ -110,7 +121,7 @@ pub(crate) fn seed(
         }
         squares.last_row = t.last_row;
     }
-    let at = first * ROW_ROOM;
+    let at = first * buffers.room;
     buffers.cols[at] = start.cols | if tied_above { TIED } else { 0 };
     buffers.ld[at] = start.ld;
     buffers.rd[at] = start.rd;
@@ -132,6 +143,8 @@ pub(crate) struct Path<'a> {
     pub prefix: &'a [u8],
     /// The board size.
     pub n: usize,
+    /// [`Buffers::room`].
+    pub room: usize,
 }
 
 impl Path<'_> {
@@ -145,9 +158,9 @@ impl Path<'_> {
         }
         let mut node = index;
         for row in (self.first + 1..=d).rev() {
-            let parent = self.parent[row * ROW_ROOM + node] as usize;
+            let parent = self.parent[row * self.room + node] as usize;
             let placed =
-                self.cols[row * ROW_ROOM + node] ^ self.cols[(row - 1) * ROW_ROOM + parent];
+                self.cols[row * self.room + node] ^ self.cols[(row - 1) * self.room + parent];
             board[row - 1] = placed.trailing_zeros() as u8;
             node = parent;
         }

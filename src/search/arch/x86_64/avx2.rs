@@ -2,13 +2,13 @@
 //! processors with AVX2 but without AVX-512 (most AMD processors before Zen 4, Intel
 //! desktop and laptop processors).
 //!
-//! It is the lane machine of [`crate::search::arch::x86_64::avx512`] (`src/lane_machine.rs`) on 256-bit
-//! vectors. AVX2 has neither lane masks nor compress and expand instructions, so masks
-//! come from `movemask`, and compress and expand are permutes whose lane orders are
-//! read from two 256-entry tables (one per 8-bit mask) built at compile time. Like the
-//! AVX-512 kernel it visits exactly the scalar kernel's nodes (the tests compare all
-//! three). `unsafe` is confined to the vector loads and stores (of bounds-checked
-//! slices) and to the one call that relies on the detected features.
+//! It is the lane machine ([`crate::search::lanes::machine`]) on 256-bit vectors. AVX2
+//! has neither lane masks nor compress and expand instructions, so masks come from
+//! `movemask`, and compress and expand are permutes whose lane orders are read from two
+//! 256-entry tables (one per 8-bit mask) built at compile time. Like the AVX-512 kernel
+//! it visits exactly the scalar kernel's nodes (the tests in `tests/kernels.rs` compare
+//! them). Every `unsafe` block relies on an [`Avx2`] token, which only
+//! [`Avx2::detect`] makes, after finding AVX2, BMI2 and POPCNT.
 
 use std::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_blendv_epi8,
@@ -18,18 +18,28 @@ use std::arch::x86_64::{
     _mm256_storeu_si256, _mm256_sub_epi32, _mm256_xor_si256, _mm_cvtsi64_si128, _pdep_u32,
 };
 
-use crate::model::constraints::{full_mask, Constraints, MAX_N};
-use crate::search::lanes::buffers::{
-    seed, suits, with_buffers, Buffers, Path, DRAIN_AT, ROW_ROOM, TIED,
-};
-use crate::search::lanes::machine::lane_machine;
-use crate::search::scalar::{Frontier, Tally};
+use crate::search::lanes::machine;
+use crate::search::lanes::ops::{Job, Lanes};
+use crate::search::scalar::Tally;
 
-/// Nodes handled at once: the 32-bit lanes of a 256-bit vector.
-const LANES: usize = 8;
+/// Proof that this processor runs the AVX2 kernel: a token only [`Avx2::detect`] makes,
+/// after finding AVX2, BMI2 and POPCNT (the features [`Lanes::expand`] is compiled
+/// with).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Avx2 {
+    _proof: (),
+}
 
-/// Eight 32-bit lanes.
-type Vector = __m256i;
+impl Avx2 {
+    /// The token, if this processor has AVX2, BMI2 and POPCNT (detected by the standard
+    /// library once, then cached).
+    pub(crate) fn detect() -> Option<Self> {
+        let supported = is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("popcnt");
+        supported.then_some(Avx2 { _proof: () })
+    }
+}
 
 /// For each 8-bit mask, the lane order that packs its lanes to the front: byte `k` is
 /// the lane of the mask's `k`-th set bit.
@@ -62,157 +72,169 @@ const fn lane_orders(compress: bool) -> [u64; 256] {
     table
 }
 
-/// Whether this processor can run the kernel (checked once by the standard library,
-/// then cached).
-pub(crate) fn is_supported() -> bool {
-    is_x86_feature_detected!("avx2") && is_x86_feature_detected!("bmi2")
-}
-
-lane_machine!("avx2,bmi2,popcnt");
-
-// The vector operations of the lane machine, on 256-bit vectors.
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn load(v: &[u32], at: usize) -> Vector {
-    let lanes = &v[at..at + LANES];
-    // SAFETY: `lanes` is 8 readable u32s, 32 bytes; the load is unaligned.
-    unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) }
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn store(v: &mut [u32], at: usize, x: Vector) {
-    let lanes = &mut v[at..at + LANES];
-    // SAFETY: `lanes` is 8 writable u32s, 32 bytes; the store is unaligned.
-    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), x) }
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn lanes(x: Vector) -> [u32; LANES] {
-    let mut out = [0u32; LANES];
-    store(&mut out, 0, x);
-    out
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn zero() -> Vector {
-    _mm256_setzero_si256()
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn splat(x: u32) -> Vector {
-    _mm256_set1_epi32(x as i32)
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn ramp() -> Vector {
-    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn or(a: Vector, b: Vector) -> Vector {
-    _mm256_or_si256(a, b)
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn and(a: Vector, b: Vector) -> Vector {
-    _mm256_and_si256(a, b)
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn andnot(a: Vector, b: Vector) -> Vector {
-    _mm256_andnot_si256(a, b)
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn xor(a: Vector, b: Vector) -> Vector {
-    _mm256_xor_si256(a, b)
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn add(a: Vector, b: Vector) -> Vector {
-    _mm256_add_epi32(a, b)
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn sub(a: Vector, b: Vector) -> Vector {
-    _mm256_sub_epi32(a, b)
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn shl1(x: Vector) -> Vector {
-    _mm256_slli_epi32::<1>(x)
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn shr1(x: Vector) -> Vector {
-    _mm256_srli_epi32::<1>(x)
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn nonzero(x: Vector) -> u32 {
-    let zero_lanes = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, zero())));
-    !(zero_lanes as u32) & 0xff
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn test(a: Vector, b: Vector) -> u32 {
-    nonzero(and(a, b))
+/// The machine compiled for AVX2: the whole search of one start, operations inlined.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+fn expand_avx2<const WEIGH_BY_CLASS: bool>(kernel: Avx2, job: Job<'_>) -> Tally {
+    machine::expand::<Avx2, WEIGH_BY_CLASS>(kernel, job)
 }
 
 /// All ones in the lanes of `mask`, zeros elsewhere.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn lanes_of(mask: u32) -> Vector {
-    let bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    _mm256_cmpeq_epi32(and(splat(mask), bits), bits)
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn blend(old: Vector, mask: u32, new: Vector) -> Vector {
-    _mm256_blendv_epi8(old, new, lanes_of(mask))
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn or_where(x: Vector, mask: u32, y: Vector) -> Vector {
-    or(x, and(lanes_of(mask), y))
+#[inline(always)]
+fn lanes_of(k: Avx2, mask: u32) -> __m256i {
+    // SAFETY: `k` proves AVX2 (`Avx2::detect`).
+    unsafe {
+        let bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        _mm256_cmpeq_epi32(k.and(k.splat(mask), bits), bits)
+    }
 }
 
 /// The lane order `order` (8 bytes) as a vector of lane indices.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn lane_indices(order: u64) -> Vector {
-    _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(order as i64))
+#[inline(always)]
+fn lane_indices(_: Avx2, order: u64) -> __m256i {
+    // SAFETY: the token proves AVX2 (`Avx2::detect`).
+    unsafe { _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(order as i64)) }
 }
 
-#[inline]
-#[target_feature(enable = "avx2")]
-fn compress(x: Vector, mask: u32) -> Vector {
-    _mm256_permutevar8x32_epi32(x, lane_indices(COMPRESS[mask as usize & 0xff]))
-}
+// The operations of the lane machine on 256-bit vectors; each `unsafe` block runs AVX2
+// (or BMI2) instructions, which `self`, an `Avx2` token, proves the processor has.
+impl Lanes for Avx2 {
+    const LANES: usize = 8;
 
-#[inline]
-#[target_feature(enable = "avx2")]
-fn expand_into(old: Vector, mask: u32, packed: Vector) -> Vector {
-    let spread = _mm256_permutevar8x32_epi32(packed, lane_indices(EXPAND[mask as usize & 0xff]));
-    blend(old, mask, spread)
+    type Vector = __m256i;
+
+    #[inline]
+    fn expand<const WEIGH_BY_CLASS: bool>(self, job: Job<'_>) -> Tally {
+        // SAFETY: `self` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features
+        // `expand_avx2` is compiled with.
+        unsafe { expand_avx2::<WEIGH_BY_CLASS>(self, job) }
+    }
+
+    #[inline(always)]
+    fn zero(self) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_setzero_si256() }
+    }
+
+    #[inline(always)]
+    fn splat(self, x: u32) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_set1_epi32(x as i32) }
+    }
+
+    #[inline(always)]
+    fn ramp(self) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7) }
+    }
+
+    #[inline(always)]
+    fn load(self, v: &[u32], at: usize) -> __m256i {
+        let lanes = &v[at..at + 8];
+        // SAFETY: `self` proves AVX2; `lanes` is 8 readable u32s, 32 bytes, and the load
+        // is unaligned.
+        unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) }
+    }
+
+    #[inline(always)]
+    fn store(self, v: &mut [u32], at: usize, x: __m256i) {
+        let lanes = &mut v[at..at + 8];
+        // SAFETY: `self` proves AVX2; `lanes` is 8 writable u32s, 32 bytes, and the
+        // store is unaligned.
+        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), x) }
+    }
+
+    #[inline(always)]
+    fn or(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_or_si256(a, b) }
+    }
+
+    #[inline(always)]
+    fn and(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_and_si256(a, b) }
+    }
+
+    #[inline(always)]
+    fn andnot(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_andnot_si256(a, b) }
+    }
+
+    #[inline(always)]
+    fn xor(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_xor_si256(a, b) }
+    }
+
+    #[inline(always)]
+    fn add(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_add_epi32(a, b) }
+    }
+
+    #[inline(always)]
+    fn sub(self, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_sub_epi32(a, b) }
+    }
+
+    #[inline(always)]
+    fn shl1(self, x: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_slli_epi32::<1>(x) }
+    }
+
+    #[inline(always)]
+    fn shr1(self, x: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_srli_epi32::<1>(x) }
+    }
+
+    #[inline(always)]
+    fn nonzero(self, x: __m256i) -> u32 {
+        // SAFETY: `self` proves AVX2.
+        let zero_lanes =
+            unsafe { _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, self.zero()))) };
+        !(zero_lanes as u32) & 0xff
+    }
+
+    #[inline(always)]
+    fn test(self, a: __m256i, b: __m256i) -> u32 {
+        self.nonzero(self.and(a, b))
+    }
+
+    #[inline(always)]
+    fn blend(self, old: __m256i, mask: u32, new: __m256i) -> __m256i {
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_blendv_epi8(old, new, lanes_of(self, mask)) }
+    }
+
+    #[inline(always)]
+    fn or_where(self, x: __m256i, mask: u32, y: __m256i) -> __m256i {
+        self.or(x, self.and(lanes_of(self, mask), y))
+    }
+
+    #[inline(always)]
+    fn compress(self, x: __m256i, mask: u32) -> __m256i {
+        let order = lane_indices(self, COMPRESS[mask as usize & 0xff]);
+        // SAFETY: `self` proves AVX2.
+        unsafe { _mm256_permutevar8x32_epi32(x, order) }
+    }
+
+    #[inline(always)]
+    fn expand_into(self, old: __m256i, mask: u32, packed: __m256i) -> __m256i {
+        let order = lane_indices(self, EXPAND[mask as usize & 0xff]);
+        // SAFETY: `self` proves AVX2.
+        let spread = unsafe { _mm256_permutevar8x32_epi32(packed, order) };
+        self.blend(old, mask, spread)
+    }
+
+    #[inline(always)]
+    fn first_lanes(self, mask: u32, count: u32) -> u32 {
+        // SAFETY: `self` proves BMI2.
+        unsafe { _pdep_u32((1u32 << count) - 1, mask) }
+    }
 }
 
 #[cfg(test)]

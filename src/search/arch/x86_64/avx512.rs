@@ -3,9 +3,9 @@
 //! The scalar kernel spends most of its time on mispredicted branches: whether a node
 //! has another free square is a coin toss the processor cannot learn. This kernel makes
 //! those decisions for sixteen nodes at once, in the lanes of 512-bit vectors, with
-//! masks instead of branches (the lane machine of `src/lane_machine.rs`):
+//! masks instead of branches (the lane machine, [`crate::search::lanes::machine`]):
 //!
-//! - The nodes waiting on row `d` sit in a buffer of that row (`src/row_buffers.rs`:
+//! - The nodes waiting on row `d` sit in a buffer of that row ([`crate::search::lanes::buffers`]:
 //!   used columns, the two diagonals, and, when solutions are weighed, the index of the
 //!   parent node in the buffer of row `d - 1`).
 //! - Each step places one queen in every busy lane (its lowest free square) and appends
@@ -18,10 +18,10 @@
 //!   free, and both orders of placing them are checked at once.
 //!
 //! It visits exactly the nodes of the scalar kernel, so `nodes` and every count are the
-//! same; only the order differs, which a count cannot see (the tests compare the kernels). It
-//! runs only where the processor has AVX-512F and BMI2 (Intel Xeon since Skylake, AMD
-//! since Zen 4: [`is_supported`]). `unsafe` is confined to the vector loads and stores
-//! (of bounds-checked slices) and to the one call that relies on the detected features.
+//! same; only the order differs, which a count cannot see (`tests/kernels.rs` compares
+//! the kernels). It runs only where the processor has AVX-512F, BMI2 and POPCNT (Intel
+//! Xeon since Skylake, AMD since Zen 4). Every `unsafe` block relies on an [`Avx512`]
+//! token, which only [`Avx512::detect`] makes, after finding those features.
 
 use std::arch::x86_64::{
     __m512i, _mm512_add_epi32, _mm512_and_si512, _mm512_andnot_si512, _mm512_loadu_si512,
@@ -31,151 +31,171 @@ use std::arch::x86_64::{
     _mm512_sub_epi32, _mm512_test_epi32_mask, _mm512_xor_si512, _pdep_u32,
 };
 
-use crate::model::constraints::{full_mask, Constraints, MAX_N};
-use crate::search::lanes::buffers::{
-    seed, suits, with_buffers, Buffers, Path, DRAIN_AT, ROW_ROOM, TIED,
-};
-use crate::search::lanes::machine::lane_machine;
-use crate::search::scalar::{Frontier, Tally};
+use crate::search::lanes::machine;
+use crate::search::lanes::ops::{Job, Lanes};
+use crate::search::scalar::Tally;
 
-/// Nodes handled at once: the 32-bit lanes of a 512-bit vector.
-const LANES: usize = 16;
-
-/// Sixteen 32-bit lanes.
-type Vector = __m512i;
-
-/// Whether this processor can run the kernel (checked once by the standard library,
-/// then cached).
-pub(crate) fn is_supported() -> bool {
-    is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("bmi2")
+/// Proof that this processor runs the AVX-512 kernel: a token only [`Avx512::detect`]
+/// makes, after finding AVX-512F, BMI2 and POPCNT (the features [`Lanes::expand`] is
+/// compiled with).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Avx512 {
+    _proof: (),
 }
 
-lane_machine!("avx512f,bmi2,popcnt");
-
-// The vector operations of the lane machine, on 512-bit vectors.
-
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn load(v: &[u32], at: usize) -> Vector {
-    let lanes = &v[at..at + LANES];
-    // SAFETY: `lanes` is 16 readable u32s, 64 bytes; the load is unaligned.
-    unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
+impl Avx512 {
+    /// The token, if this processor has AVX-512F, BMI2 and POPCNT (detected by the
+    /// standard library once, then cached).
+    pub(crate) fn detect() -> Option<Self> {
+        let supported = is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("popcnt");
+        supported.then_some(Avx512 { _proof: () })
+    }
 }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn store(v: &mut [u32], at: usize, x: Vector) {
-    let lanes = &mut v[at..at + LANES];
-    // SAFETY: `lanes` is 16 writable u32s, 64 bytes; the store is unaligned.
-    unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), x) }
+/// The machine compiled for AVX-512: the whole search of one start, operations inlined.
+#[target_feature(enable = "avx512f,bmi2,popcnt")]
+fn expand_avx512<const WEIGH_BY_CLASS: bool>(kernel: Avx512, job: Job<'_>) -> Tally {
+    machine::expand::<Avx512, WEIGH_BY_CLASS>(kernel, job)
 }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn lanes(x: Vector) -> [u32; LANES] {
-    let mut out = [0u32; LANES];
-    store(&mut out, 0, x);
-    out
-}
+// The operations of the lane machine on 512-bit vectors; each `unsafe` block runs
+// AVX-512F (or BMI2) instructions, which `self`, an `Avx512` token, proves the processor
+// has.
+impl Lanes for Avx512 {
+    const LANES: usize = 16;
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn zero() -> Vector {
-    _mm512_setzero_si512()
-}
+    type Vector = __m512i;
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn splat(x: u32) -> Vector {
-    _mm512_set1_epi32(x as i32)
-}
+    #[inline]
+    fn expand<const WEIGH_BY_CLASS: bool>(self, job: Job<'_>) -> Tally {
+        // SAFETY: `self` proves AVX-512F, BMI2 and POPCNT (`Avx512::detect`), the
+        // features `expand_avx512` is compiled with.
+        unsafe { expand_avx512::<WEIGH_BY_CLASS>(self, job) }
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn ramp() -> Vector {
-    _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-}
+    #[inline(always)]
+    fn zero(self) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_setzero_si512() }
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn or(a: Vector, b: Vector) -> Vector {
-    _mm512_or_si512(a, b)
-}
+    #[inline(always)]
+    fn splat(self, x: u32) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_set1_epi32(x as i32) }
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn and(a: Vector, b: Vector) -> Vector {
-    _mm512_and_si512(a, b)
-}
+    #[inline(always)]
+    fn ramp(self) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) }
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn andnot(a: Vector, b: Vector) -> Vector {
-    _mm512_andnot_si512(a, b)
-}
+    #[inline(always)]
+    fn load(self, v: &[u32], at: usize) -> __m512i {
+        let lanes = &v[at..at + 16];
+        // SAFETY: `self` proves AVX-512F; `lanes` is 16 readable u32s, 64 bytes, and the
+        // load is unaligned.
+        unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) }
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn xor(a: Vector, b: Vector) -> Vector {
-    _mm512_xor_si512(a, b)
-}
+    #[inline(always)]
+    fn store(self, v: &mut [u32], at: usize, x: __m512i) {
+        let lanes = &mut v[at..at + 16];
+        // SAFETY: `self` proves AVX-512F; `lanes` is 16 writable u32s, 64 bytes, and the
+        // store is unaligned.
+        unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), x) }
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn add(a: Vector, b: Vector) -> Vector {
-    _mm512_add_epi32(a, b)
-}
+    #[inline(always)]
+    fn or(self, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_or_si512(a, b) }
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn sub(a: Vector, b: Vector) -> Vector {
-    _mm512_sub_epi32(a, b)
-}
+    #[inline(always)]
+    fn and(self, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_and_si512(a, b) }
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn shl1(x: Vector) -> Vector {
-    _mm512_slli_epi32::<1>(x)
-}
+    #[inline(always)]
+    fn andnot(self, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_andnot_si512(a, b) }
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn shr1(x: Vector) -> Vector {
-    _mm512_srli_epi32::<1>(x)
-}
+    #[inline(always)]
+    fn xor(self, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_xor_si512(a, b) }
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn nonzero(x: Vector) -> u32 {
-    u32::from(_mm512_test_epi32_mask(x, x))
-}
+    #[inline(always)]
+    fn add(self, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_add_epi32(a, b) }
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn test(a: Vector, b: Vector) -> u32 {
-    u32::from(_mm512_test_epi32_mask(a, b))
-}
+    #[inline(always)]
+    fn sub(self, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_sub_epi32(a, b) }
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn blend(old: Vector, mask: u32, new: Vector) -> Vector {
-    _mm512_mask_mov_epi32(old, mask as u16, new)
-}
+    #[inline(always)]
+    fn shl1(self, x: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_slli_epi32::<1>(x) }
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn or_where(x: Vector, mask: u32, y: Vector) -> Vector {
-    _mm512_mask_or_epi32(x, mask as u16, x, y)
-}
+    #[inline(always)]
+    fn shr1(self, x: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_srli_epi32::<1>(x) }
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn compress(x: Vector, mask: u32) -> Vector {
-    _mm512_maskz_compress_epi32(mask as u16, x)
-}
+    #[inline(always)]
+    fn nonzero(self, x: __m512i) -> u32 {
+        // SAFETY: `self` proves AVX-512F.
+        u32::from(unsafe { _mm512_test_epi32_mask(x, x) })
+    }
 
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn expand_into(old: Vector, mask: u32, packed: Vector) -> Vector {
-    _mm512_mask_expand_epi32(old, mask as u16, packed)
+    #[inline(always)]
+    fn test(self, a: __m512i, b: __m512i) -> u32 {
+        // SAFETY: `self` proves AVX-512F.
+        u32::from(unsafe { _mm512_test_epi32_mask(a, b) })
+    }
+
+    #[inline(always)]
+    fn blend(self, old: __m512i, mask: u32, new: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_mask_mov_epi32(old, mask as u16, new) }
+    }
+
+    #[inline(always)]
+    fn or_where(self, x: __m512i, mask: u32, y: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_mask_or_epi32(x, mask as u16, x, y) }
+    }
+
+    #[inline(always)]
+    fn compress(self, x: __m512i, mask: u32) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_maskz_compress_epi32(mask as u16, x) }
+    }
+
+    #[inline(always)]
+    fn expand_into(self, old: __m512i, mask: u32, packed: __m512i) -> __m512i {
+        // SAFETY: `self` proves AVX-512F.
+        unsafe { _mm512_mask_expand_epi32(old, mask as u16, packed) }
+    }
+
+    #[inline(always)]
+    fn first_lanes(self, mask: u32, count: u32) -> u32 {
+        // SAFETY: `self` proves BMI2.
+        unsafe { _pdep_u32((1u32 << count) - 1, mask) }
+    }
 }

@@ -5,13 +5,15 @@
 //! [`Kernel`] is the user's choice; [`Resolved`] is the kernel that runs, made only by
 //! [`Kernel::resolve`] once the processor's features are checked. A resolved vector
 //! kernel holds its zero-sized token (`Avx2`, `Avx512`), the proof that the processor
-//! runs it, so the tasks of a run never check again.
+//! runs it, so the tasks of a run never check again. Every resolved kernel also carries
+//! the build of the scalar loop it runs (and the vector kernels fall back on): on
+//! x86-64 processors with POPCNT and BMI1, a copy compiled with them.
 
 use crate::error::Error;
 use crate::model::constraints::Constraints;
 use crate::names::named_choice;
 #[cfg(target_arch = "x86_64")]
-use crate::search::arch::x86_64::{avx2::Avx2, avx512::Avx512};
+use crate::search::arch::x86_64::{avx2::Avx2, avx512::Avx512, bitops::BitOps};
 #[cfg(target_arch = "x86_64")]
 use crate::search::lanes::machine;
 use crate::search::scalar::{self, Frontier, Tally};
@@ -63,12 +65,15 @@ impl Kernel {
     /// result is proof that the processor runs it.
     #[doc(hidden)]
     pub fn resolve(self) -> Result<Resolved, Error> {
-        Engine::of(self)
-            .map(Resolved)
-            .ok_or(Error::KernelUnsupported {
-                kernel: self.name(),
-                needs: self.needs(),
-            })
+        let engine = Engine::of(self);
+        let resolved = engine.map(|engine| Resolved {
+            engine,
+            scalar: ScalarBuild::detect(),
+        });
+        resolved.ok_or(Error::KernelUnsupported {
+            kernel: self.name(),
+            needs: self.needs(),
+        })
     }
 
     /// The kernel `Auto` resolves to on this processor (the fastest it supports), or the
@@ -113,15 +118,60 @@ impl Engine {
     }
 }
 
+/// How the scalar loop runs: as built, or compiled with POPCNT and BMI1 (which a
+/// portable build does not otherwise use).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ScalarBuild {
+    /// The loop as the crate is built.
+    Portable,
+    /// The loop compiled with POPCNT and BMI1, and the token that proves them.
+    #[cfg(target_arch = "x86_64")]
+    BitOps(BitOps),
+}
+
+impl ScalarBuild {
+    /// The fastest build this processor runs.
+    fn detect() -> ScalarBuild {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = BitOps::detect() {
+            return ScalarBuild::BitOps(token);
+        }
+        ScalarBuild::Portable
+    }
+
+    /// [`scalar::count`] in this build.
+    fn count(self, constraints: &Constraints, start: Frontier) -> Tally {
+        match self {
+            ScalarBuild::Portable => scalar::count(constraints, start),
+            #[cfg(target_arch = "x86_64")]
+            ScalarBuild::BitOps(token) => token.count(constraints, start),
+        }
+    }
+
+    /// The scalar kernel's `weigh_by_class` in this build.
+    fn weigh_by_class(self, constraints: &Constraints, start: Frontier, prefix: &[u8]) -> Tally {
+        match self {
+            ScalarBuild::Portable => scalar::weigh_by_class(constraints, start, prefix),
+            #[cfg(target_arch = "x86_64")]
+            ScalarBuild::BitOps(token) => token.weigh_by_class(constraints, start, prefix),
+        }
+    }
+}
+
 /// A kernel this processor runs: only [`Kernel::resolve`] makes one, after checking the
 /// processor's features (a vector kernel holds the token that proves them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Resolved(Engine);
+pub struct Resolved {
+    /// The kernel.
+    engine: Engine,
+    /// The scalar loop it runs (the vector kernels for starts too near the last row).
+    scalar: ScalarBuild,
+}
 
 impl Resolved {
     /// Which kernel this is (never `Auto`).
     pub fn kernel(self) -> Kernel {
-        match self.0 {
+        match self.engine {
             Engine::Scalar => Kernel::Scalar,
             #[cfg(target_arch = "x86_64")]
             Engine::Avx2(_) => Kernel::Avx2,
@@ -135,7 +185,7 @@ impl Resolved {
     /// falls back to the scalar loop.
     pub fn count(self, constraints: &Constraints, start: Frontier) -> Tally {
         self.vector::<false>(constraints, start, &[])
-            .unwrap_or_else(|| scalar::count(constraints, start))
+            .unwrap_or_else(|| self.scalar.count(constraints, start))
     }
 
     /// Weighs the completions of `start` by full-symmetry class (see the scalar
@@ -148,7 +198,7 @@ impl Resolved {
         prefix: &[u8],
     ) -> Tally {
         self.vector::<true>(constraints, start, prefix)
-            .unwrap_or_else(|| scalar::weigh_by_class(constraints, start, prefix))
+            .unwrap_or_else(|| self.scalar.weigh_by_class(constraints, start, prefix))
     }
 
     /// The search on this vector kernel, if it is one and the search suits it.
@@ -159,7 +209,7 @@ impl Resolved {
         start: Frontier,
         prefix: &[u8],
     ) -> Option<Tally> {
-        match self.0 {
+        match self.engine {
             Engine::Scalar => {
                 let _ = (constraints, start, prefix);
                 None

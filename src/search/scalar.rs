@@ -126,6 +126,7 @@ impl<F: FnMut(&[u8]) -> ControlFlow<()>> Leaf for Visit<F> {
 ///
 /// `nodes` counts every queen the search places below `start`, including the queens
 /// of the last row.
+#[inline(always)]
 pub fn count(constraints: &Constraints, start: Frontier) -> Tally {
     run(constraints, start, &[], &mut CountEach).0
 }
@@ -135,6 +136,7 @@ pub fn count(constraints: &Constraints, start: Frontier) -> Tally {
 /// representative), so `solutions` is a weighted count. `prefix` holds the columns of
 /// the rows above `start`. As `class_weight` requires, `constraints` are those of an
 /// edge seed of [`crate::symmetry::canonical`] (or narrower).
+#[inline(always)]
 pub(crate) fn weigh_by_class(constraints: &Constraints, start: Frontier, prefix: &[u8]) -> Tally {
     run(constraints, start, prefix, &mut WeighByClass).0
 }

@@ -77,7 +77,12 @@ fn last_row<K: Lanes>(
 /// features, into which it is inlined.
 #[inline(always)]
 pub(crate) fn expand<K: Lanes, const WEIGH_BY_CLASS: bool>(k: K, job: Job<'_>) -> Tally {
-    const { assert!(K::LANES >= 1 && K::LANES <= 16 && K::ROW_ROOM >= DRAIN_AT + 2 * K::LANES) };
+    // Masks of lanes are u32s, and a row holds a vector past DRAIN_AT plus one read past
+    // its last node (checked when the kernel is compiled).
+    const {
+        assert!(K::LANES >= 1 && K::LANES <= 16);
+        assert!(K::ROW_ROOM >= DRAIN_AT + 2 * K::LANES);
+    };
     let Job {
         buffers,
         constraints,
@@ -144,8 +149,10 @@ pub(crate) fn expand<K: Lanes, const WEIGH_BY_CLASS: bool>(k: K, job: Job<'_>) -
                 } else {
                     k.first_lanes(idle, left as u32)
                 };
-                // The load stays in row d's room: next < len[d] < DRAIN_AT + LANES.
-                debug_assert!(st.next + K::LANES <= room);
+                // The load stays in row d's room, as next < len[d] < DRAIN_AT + LANES;
+                // checked in release builds too (it costs nothing measurable), so that
+                // a broken invariant stops the search instead of reading the next row.
+                assert!(st.next + K::LANES <= room, "load past row {d}'s buffer");
                 let from = here + st.next;
                 st.cols = k.expand_into(st.cols, take, k.load(col_buf, from));
                 st.ld = k.expand_into(st.ld, take, k.load(ld_buf, from));
@@ -229,8 +236,13 @@ pub(crate) fn expand<K: Lanes, const WEIGH_BY_CLASS: bool>(k: K, job: Job<'_>) -
                     }
                 }
             } else {
-                // The store stays in row d + 1's room: len[d + 1] < DRAIN_AT here.
-                debug_assert!(len[d + 1] + K::LANES <= room);
+                // The store stays in row d + 1's room, as len[d + 1] < DRAIN_AT here
+                // (checked like the load).
+                assert!(
+                    len[d + 1] + K::LANES <= room,
+                    "store past row {}'s buffer",
+                    d + 1
+                );
                 let to = below + len[d + 1];
                 k.store(col_buf, to, k.compress(child_cols, busy));
                 k.store(ld_buf, to, k.compress(child_ld, busy));

@@ -211,6 +211,7 @@ impl Resolved {
     ) -> Option<Tally> {
         match self.engine {
             Engine::Scalar => {
+                // The arguments go unused where no vector kernel is compiled.
                 let _ = (constraints, start, prefix);
                 None
             }

@@ -75,6 +75,10 @@ pub use symmetry::Symmetry;
 /// The version of this crate, as reported in JSON output.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The git commit this crate was built from (`-dirty` with uncommitted changes), when
+/// the build knew it (see `build.rs`).
+pub const COMMIT: Option<&str> = option_env!("NQUEENS_GIT_COMMIT");
+
 /// Internals for this crate's own tests and benchmarks (not part of the API: they may
 /// change at any time).
 #[doc(hidden)]

@@ -46,6 +46,7 @@ mod names;
 mod plan;
 mod run;
 mod search;
+mod seconds;
 mod solutions;
 mod symmetry;
 
@@ -87,5 +88,6 @@ pub mod internals {
     pub use crate::plan::{max_split_depth, min_split_depth, TaskList};
     pub use crate::search::kernel::Resolved;
     pub use crate::search::scalar::{count as scalar_count, Frontier, Tally};
+    pub use crate::seconds::{round_to_nanos, serialize as serialize_seconds};
     pub use crate::symmetry::rotation::{fixed_by, Rotation};
 }

@@ -6,6 +6,7 @@
 
 mod args;
 mod bench;
+mod compare;
 mod count;
 mod estimate;
 mod longrun;
@@ -23,7 +24,7 @@ use clap::{Parser, Subcommand};
 
 /// Exact N-Queens solution counts, fast.
 #[derive(Debug, Parser)]
-#[command(name = "nqueens", version, about, long_about = None)]
+#[command(name = "nqueens", version = env!("NQUEENS_VERSION_TEXT"), about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -37,8 +38,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Count n = 0..=MAX and compare with the published totals (OEIS A000170).
     Verify(verify::VerifyArgs),
-    /// Time a ladder of counts and save the table under results/.
+    /// Measure a ladder of counts repeatedly and save the report under results/.
     Bench(bench::BenchArgs),
+    /// Compare two bench reports: a verdict per row, exit status 1 on a regression.
+    Compare(compare::CompareArgs),
     /// Sum the JSON outputs of `count --shard I/K --json` into the total.
     Merge(merge::MergeArgs),
     /// Estimate the nodes and run time of a count (Knuth's random probes).
@@ -109,6 +112,7 @@ pub fn main() -> ExitCode {
         Command::Solve(a) => solve::run(&a),
         Command::Verify(a) => verify::run(&a),
         Command::Bench(a) => bench::run(&a),
+        Command::Compare(a) => compare::run(&a),
         Command::Merge(a) => merge::run(&a),
         Command::Estimate(a) => estimate::run(&a),
     };

@@ -69,10 +69,14 @@ pub struct Count {
     pub kernel: Kernel,
     /// Rows fixed to form tasks.
     pub split_depth: usize,
-    /// Wall-clock time of task building and search.
+    /// Wall-clock time of task building and search (written rounded to the nanosecond).
+    #[serde(serialize_with = "crate::seconds::serialize")]
     pub seconds: f64,
     /// The version of this crate.
     pub version: &'static str,
+    /// The git commit of this build, when known ([`crate::COMMIT`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<&'static str>,
     /// The pre-placed queens (`R:C,...`) whose completions were counted, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placement: Option<String>,
@@ -103,6 +107,7 @@ impl Count {
             split_depth: list.split_depth,
             seconds: setup.start.elapsed().as_secs_f64(),
             version: crate::VERSION,
+            commit: crate::COMMIT,
             placement: setup.placement.clone(),
         }
     }

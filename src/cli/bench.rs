@@ -35,14 +35,26 @@ pub struct BenchArgs {
     #[command(flatten)]
     pub run: RunArgs,
     /// Recorded samples per row [default: 10, or 3 with --measure instructions].
-    #[arg(long, value_name = "R", value_parser = runs)]
+    #[arg(long, value_name = "R", value_parser = runs, allow_negative_numbers = true)]
     pub runs: Option<usize>,
     /// Samples per row taken first and thrown away (time only).
-    #[arg(long, value_name = "W", default_value_t = 1, value_parser = warmup)]
+    #[arg(
+        long,
+        value_name = "W",
+        default_value_t = 1,
+        value_parser = warmup,
+        allow_negative_numbers = true
+    )]
     pub warmup: usize,
     /// The least duration of one time sample, in seconds: a short count is repeated
     /// back to back until it is reached, and the sample is the mean.
-    #[arg(long, value_name = "SECONDS", default_value_t = 0.02, value_parser = sample_time)]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 0.02,
+        value_parser = sample_time,
+        allow_negative_numbers = true
+    )]
     pub sample_time: f64,
     /// What to measure: time (wall clock), or instructions (one thread under valgrind:
     /// the same however loaded the machine is).

@@ -36,7 +36,13 @@ pub struct CompareArgs {
 pub struct VerdictArgs {
     /// The smallest change that counts, in percent: a row regressed when the whole 95%
     /// interval of its ratio (new / baseline) lies above 1 + P/100.
-    #[arg(long, value_name = "P", default_value_t = 5.0, value_parser = threshold)]
+    #[arg(
+        long,
+        value_name = "P",
+        default_value_t = 5.0,
+        value_parser = threshold,
+        allow_negative_numbers = true
+    )]
     pub threshold: f64,
 }
 

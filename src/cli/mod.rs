@@ -85,7 +85,7 @@ impl From<nqueens::Error> for Failure {
                 "--unique cannot be combined with placed queens: symmetry classes are only \
                  defined for the whole board",
             ),
-            Error::OutOfRange { .. }
+            Error::OutOfRange(_)
             | Error::TooManyTasks { .. }
             | Error::Placement(_)
             | Error::Checkpoint { .. }

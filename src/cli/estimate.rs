@@ -10,6 +10,13 @@ use super::args::{board_size, parse_quantity, RunArgs};
 use super::output::print_stdout;
 use super::Outcome;
 
+/// Examples shown at the end of `nqueens estimate --help` (each one runs as shown).
+pub const EXAMPLES: &str = "\
+Examples:
+  nqueens estimate 16                         # nodes and time of count 16 here
+  nqueens estimate 20 --threads 64            # the time on 64 threads
+  nqueens estimate 24 --probes 100000 --json";
+
 /// Arguments of `estimate`.
 #[derive(Debug, Args)]
 pub struct EstimateArgs {

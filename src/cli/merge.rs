@@ -28,6 +28,31 @@ pub struct MergeArgs {
     pub json: bool,
 }
 
+/// The start of a checkpoint file's first line.
+const CHECKPOINT_HEADER: &str = "nqueens-checkpoint";
+
+/// Reads one line of a shard output; the error says what the line is instead (the
+/// output of a whole count, of `merge`, no JSON object at all) and what was expected.
+fn parse_report(line: &str) -> Result<ShardReport, String> {
+    const EXPECTED: &str = "(expected a JSON object from count --shard I/K --json)";
+    let value: serde_json::Value = match serde_json::from_str(line) {
+        Ok(value @ serde_json::Value::Object(_)) => value,
+        _ => return Err(format!("is not a shard report {EXPECTED}")),
+    };
+    let has = |field: &str| value.get(field).is_some();
+    if !has("shard") && has("shards") {
+        return Err(format!(
+            "is the output of merge, not a shard report {EXPECTED}"
+        ));
+    }
+    if !has("shard") && has("total") {
+        return Err(format!(
+            "is the output of a count without --shard, not a shard report {EXPECTED}"
+        ));
+    }
+    serde_json::from_value(value).map_err(|e| format!("is not a shard report ({e})"))
+}
+
 /// Runs `merge`: exit status 1 if the set is incomplete or inconsistent.
 pub fn run(args: &MergeArgs) -> Outcome {
     let mut reports = Vec::new();
@@ -45,17 +70,21 @@ pub fn run(args: &MergeArgs) -> Outcome {
                 path.display()
             )));
         }
+        if lines[0].1.starts_with(CHECKPOINT_HEADER) {
+            return Err(Failure::runtime(format!(
+                "{} is an nqueens checkpoint, not the output of count --shard I/K --json",
+                path.display()
+            )));
+        }
         for &(number, line) in &lines {
             let name = if lines.len() == 1 {
                 path.display().to_string()
             } else {
                 format!("{}:{}", path.display(), number + 1)
             };
-            let report: ShardReport = serde_json::from_str(line).map_err(|e| {
-                Failure::runtime(format!(
-                    "{name} is not the output of count --shard I/K --json ({e})"
-                ))
-            })?;
+            let where_ = format!("{} line {}", path.display(), number + 1);
+            let report =
+                parse_report(line).map_err(|why| Failure::runtime(format!("{where_} {why}")))?;
             reports.push((name, report));
         }
     }

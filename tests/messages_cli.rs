@@ -96,8 +96,8 @@ fn merge_names_what_a_wrong_file_is() {
             "junk.json line 1 is not a shard report (expected a JSON object from count --shard I/K --json)",
         ),
         ("two.json", "two.json line 2 is not a shard report (expected a JSON object"),
-        ("count.json", "count.json line 1 is the output of a count without --shard"),
-        ("merged.json", "merged.json line 1 is the output of merge, not a shard report"),
+        ("count.json", "count.json line 1 is the output of count without --shard, not of count --shard I/K --json"),
+        ("merged.json", "merged.json line 1 is the output of merge, not of count --shard I/K --json"),
     ];
     for (name, message) in cases {
         nqueens()

@@ -34,20 +34,22 @@ const CHECKPOINT_HEADER: &str = "nqueens-checkpoint";
 /// Reads one line of a shard output; the error says what the line is instead (the
 /// output of a whole count, of `merge`, no JSON object at all) and what was expected.
 fn parse_report(line: &str) -> Result<ShardReport, String> {
-    const EXPECTED: &str = "(expected a JSON object from count --shard I/K --json)";
+    const WANTED: &str = "count --shard I/K --json";
     let value: serde_json::Value = match serde_json::from_str(line) {
         Ok(value @ serde_json::Value::Object(_)) => value,
-        _ => return Err(format!("is not a shard report {EXPECTED}")),
+        _ => {
+            return Err(format!(
+                "is not a shard report (expected a JSON object from {WANTED})"
+            ))
+        }
     };
     let has = |field: &str| value.get(field).is_some();
     if !has("shard") && has("shards") {
-        return Err(format!(
-            "is the output of merge, not a shard report {EXPECTED}"
-        ));
+        return Err(format!("is the output of merge, not of {WANTED}"));
     }
     if !has("shard") && has("total") {
         return Err(format!(
-            "is the output of a count without --shard, not a shard report {EXPECTED}"
+            "is the output of count without --shard, not of {WANTED}"
         ));
     }
     serde_json::from_value(value).map_err(|e| format!("is not a shard report ({e})"))

@@ -91,12 +91,9 @@ fn on_a_terminal(args: &str, progress_ms: Option<&str>) -> Option<String> {
         Some(ms) => script.env("NQUEENS_PROGRESS_MS", ms),
         None => script.env_remove("NQUEENS_PROGRESS_MS"),
     };
-    let out = match script.output() {
-        Ok(out) => out,
-        Err(_) => {
-            eprintln!("note: script(1) is not installed; the terminal bar is not tested");
-            return None;
-        }
+    let Ok(out) = script.output() else {
+        eprintln!("note: script(1) is not installed; the terminal bar is not tested");
+        return None;
     };
     assert!(
         out.status.success(),

@@ -1,5 +1,5 @@
 //! `nqueens completions SHELL`: the shell's completion script for nqueens, on stdout
-//! (written by clap_complete from the same definition as `--help`, so it always
+//! (written by `clap_complete` from the same definition as `--help`, so it always
 //! matches this binary's commands and options).
 
 use std::process::ExitCode;

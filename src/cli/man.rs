@@ -1,4 +1,4 @@
-//! `nqueens man [COMMAND]`: the manual pages, in roff, built by clap_mangen from the
+//! `nqueens man [COMMAND]`: the manual pages, in roff, built by `clap_mangen` from the
 //! same definition as `--help`: `nqueens(1)` and one page per command
 //! (`nqueens-count(1)`, ...), as git and cargo have. A page goes to stdout; `--dir`
 //! writes them all as files.
@@ -101,7 +101,7 @@ fn write_pages(top: &clap::Command, dir: &Path) -> io::Result<usize> {
     Ok(written)
 }
 
-/// The page of `command` (of a command of `parent`, or of nqueens itself): clap_mangen's
+/// The page of `command` (of a command of `parent`, or of nqueens itself): `clap_mangen`'s
 /// sections, with the examples of `--help` as EXAMPLES, the exit statuses on the page
 /// of nqueens, and the related pages.
 fn page(command: &clap::Command, parent: Option<&clap::Command>) -> io::Result<Vec<u8>> {
@@ -132,7 +132,7 @@ fn page(command: &clap::Command, parent: Option<&clap::Command>) -> io::Result<V
     Ok(without_repeated_preamble(&out))
 }
 
-/// The page with clap_mangen's two-line preamble (which each section it renders on its
+/// The page with `clap_mangen`'s two-line preamble (which each section it renders on its
 /// own starts with) kept once, at the top.
 fn without_repeated_preamble(page: &[u8]) -> Vec<u8> {
     let text = String::from_utf8_lossy(page);

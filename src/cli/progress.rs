@@ -12,7 +12,7 @@
 //! milliseconds (the tests use it to see both forms on short runs).
 
 use std::io::{self, IsTerminal, Write};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -82,7 +82,7 @@ struct Shared {
 
 impl Shared {
     fn tally(&self) -> MutexGuard<'_, Tally> {
-        self.tally.lock().unwrap_or_else(|e| e.into_inner())
+        self.tally.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Waits until woken, or at most `timeout`.
@@ -96,7 +96,10 @@ impl Shared {
                 Ok((tally, _)) => tally,
                 Err(e) => e.into_inner().0,
             },
-            None => self.wake.wait(tally).unwrap_or_else(|e| e.into_inner()),
+            None => self
+                .wake
+                .wait(tally)
+                .unwrap_or_else(PoisonError::into_inner),
         }
     }
 }
@@ -283,6 +286,10 @@ fn so_far(solutions: u128) -> String {
 
 /// A plain progress line at `now`, `elapsed` into the run; none before the tasks start
 /// (the task count is not known yet).
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "task counts are far below 2^52, and the ETA is an estimate"
+)]
 fn periodic_line(tally: &Tally, now: Instant, elapsed: Duration) -> Option<String> {
     let (started_at, done_then) = tally.started?;
     let ran = tally.done - done_then;

@@ -16,6 +16,13 @@ use super::report::ladder::{assemble, start_date, time_row, Settings};
 use super::report::plot;
 use super::{Failure, Outcome};
 
+/// Examples shown at the end of `nqueens bench --help` (each one runs as shown).
+pub const EXAMPLES: &str = "\
+Examples:
+  nqueens bench --to 14 --no-save             # n = 8..=14, 10 samples a row, the table only
+  nqueens bench --from 10 --to 14 --runs 5 --json --no-save > run.json
+  nqueens bench --to 13 --kernel scalar --plot scalar.svg --out bench-scalar    # saves JSON and Markdown";
+
 /// The largest n of the default ladder, by measure: instruction counts run about 50
 /// times slower under valgrind.
 const DEFAULT_TO: [usize; 2] = [16, 13];

@@ -12,6 +12,13 @@ use super::report::compare::{compare, Comparison};
 use super::report::{load::load, plot};
 use super::{Failure, Outcome};
 
+/// Examples shown at the end of `nqueens compare --help` (each one runs as shown).
+pub const EXAMPLES: &str = "\
+Examples:
+  nqueens bench --to 12 --runs 5 --json --no-save > old.json
+  nqueens compare old.json old.json           # a verdict per row; status 1 if any regressed
+  nqueens compare old.json old.json --threshold 2 --json --plot both.svg";
+
 /// Arguments of `compare`.
 #[derive(Debug, Args)]
 pub struct CompareArgs {

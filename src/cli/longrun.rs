@@ -8,7 +8,7 @@ use nqueens::{run_long, LongRunOptions, Options, Placement, Shard};
 
 use super::count::CountArgs;
 use super::output::{print_count, print_stdout};
-use super::progress::{Bar, Mode};
+use super::progress::{Mode, Progress};
 use super::Outcome;
 
 /// Options of `count` for long runs.
@@ -21,10 +21,12 @@ pub struct LongRunArgs {
     /// from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
     #[arg(long, value_name = "I/K", value_parser = shard, allow_hyphen_values = true)]
     pub shard: Option<Shard>,
-    /// Show a progress bar on stderr even when it is not a terminal.
+    /// Show progress on stderr even when it is not a terminal (then as a plain line
+    /// every 5 seconds and one at the end).
     #[arg(long, overrides_with = "no_progress")]
     pub progress: bool,
-    /// Never show a progress bar [default: shown when stderr is a terminal].
+    /// Never show progress [default: a bar when stderr is a terminal, once the count
+    /// has run for a second].
     #[arg(long, overrides_with = "progress")]
     pub no_progress: bool,
 }
@@ -60,9 +62,9 @@ pub fn run(args: &CountArgs, placement: &Placement, options: &Options) -> Outcom
         checkpoint: long.checkpoint.as_deref(),
     };
     let result = if long.progress_mode().shows() {
-        let bar = Bar::new(long.progress_mode() == Mode::On);
-        let result = run_long(placement, options, &plan, &bar);
-        bar.finish(result.as_ref().ok().map(|r| r.count.total));
+        let progress = Progress::new();
+        let result = run_long(placement, options, &plan, &progress);
+        progress.finish(result.as_ref().ok().map(|r| r.count.total));
         result
     } else {
         run_long(placement, options, &plan, &())

@@ -5,11 +5,12 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 
 /// The commands of nqueens (the `help` command aside).
-const COMMANDS: [&str; 8] = [
+const COMMANDS: [&str; 9] = [
     "count",
     "solve",
     "verify",
     "bench",
+    "compare",
     "merge",
     "estimate",
     "completions",
@@ -154,7 +155,7 @@ fn man_dir_writes_every_page() {
         .assert()
         .success()
         .stdout("")
-        .stderr(predicate::str::contains("wrote 9 pages"));
+        .stderr(predicate::str::contains("wrote 10 pages"));
     let top = std::fs::read_to_string(pages.join("nqueens.1")).unwrap();
     assert_eq!(top, stdout(&["man"]));
     for command in COMMANDS {
@@ -194,7 +195,9 @@ fn help_examples_run_as_shown() {
         bin.parent().unwrap().display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    for command in ["count", "solve", "verify", "bench", "merge", "estimate"] {
+    for command in [
+        "count", "solve", "verify", "bench", "compare", "merge", "estimate",
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let examples = examples(command);
         assert!(examples.len() >= 3, "{command}: fewer than 3 examples");

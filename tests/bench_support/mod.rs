@@ -48,8 +48,9 @@ pub fn refused(args: &[&str], names: &[&str]) {
 }
 
 /// `tests/data/bench-time.json`: a report measured once on the development machine
-/// (n = 8..13, 15 samples each), so that verdicts on scaled copies never depend on
-/// this machine's load.
+/// (`taskset -c 1 nice -n -15 nqueens bench --from 8 --to 13 --runs 20 --sample-time
+/// 0.05 --threads 1 --json`), so that verdicts on scaled copies never depend on this
+/// machine's load.
 pub fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bench-time.json")
 }

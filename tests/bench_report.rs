@@ -91,7 +91,8 @@ fn the_plot_is_svg_with_one_series_per_report() {
     let new = write_json(dir.path(), "new.json", &report);
     let old = write_json(dir.path(), "old.json", &scaled(&report, 0.9));
     let svg = dir.path().join("both.svg");
-    let r = run(&["compare", &old, &new, "--plot", svg.to_str().unwrap()]);
+    let plot = svg.to_str().unwrap();
+    let r = run(&["compare", &old, &new, "--threshold", "50", "--plot", plot]);
     assert_eq!(r.status, Some(0), "{}", r.stderr);
     let (texts, markers) = parse_plot(&svg);
     assert_eq!(markers, [rows, rows], "{texts:?}");

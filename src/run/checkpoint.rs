@@ -405,4 +405,60 @@ mod tests {
         assert!(resumed.fresh);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), header_line(&id()));
     }
+
+    /// A valid file of `records` (indices below [`TASKS`]), then damaged: bytes
+    /// changed, a cut, a line repeated.
+    fn damaged_file() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        (
+            proptest::collection::vec(0..TASKS, 0..8),
+            proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..3),
+            proptest::option::of(any::<prop::sample::Index>()),
+            any::<bool>(),
+        )
+            .prop_map(|(records, changes, cut, repeat)| {
+                let mut text = header_line(&id());
+                for i in records {
+                    text.push_str(&record_line(&result(i)));
+                }
+                if repeat {
+                    if let Some(line) = text.lines().last().map(str::to_string) {
+                        text.push_str(&line);
+                        text.push('\n');
+                    }
+                }
+                let mut bytes = text.into_bytes();
+                for (at, byte) in changes {
+                    let at = at.index(bytes.len());
+                    bytes[at] = byte;
+                }
+                if let Some(cut) = cut {
+                    bytes.truncate(cut.index(bytes.len() + 1));
+                }
+                bytes
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(10_000))]
+
+        /// Any bytes give records of distinct tasks in range, or a refusal (the
+        /// command's exit status 2): never a panic.
+        #[test]
+        fn any_bytes_are_read_or_refused(
+            bytes in proptest::prop_oneof![
+                proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+                damaged_file(),
+            ]
+        ) {
+            if let Ok(parsed) = parse(&bytes, &id(), TASKS) {
+                let mut seen = [false; TASKS];
+                for r in &parsed.done {
+                    proptest::prop_assert!(r.index < TASKS && !seen[r.index]);
+                    seen[r.index] = true;
+                }
+                proptest::prop_assert!(parsed.complete_len <= bytes.len());
+            }
+        }
+    }
 }

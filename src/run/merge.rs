@@ -213,8 +213,7 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
             index: r.shard,
             count: r.shards,
         }
-        .indices(r.tasks_total)
-        .len();
+        .share(r.tasks_total);
         if r.tasks != share {
             return fail(format!(
                 "{name}: shard {}/{} ran {} tasks, but its share is {share}",

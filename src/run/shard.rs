@@ -70,7 +70,13 @@ impl Shard {
 
     /// The task indices of this shard among `tasks` tasks.
     pub fn indices(&self, tasks: usize) -> Vec<usize> {
-        (self.index..tasks).step_by(self.count).collect()
+        (self.index..tasks).step_by(self.count.max(1)).collect()
+    }
+
+    /// How many of `tasks` tasks this shard runs (the length of
+    /// [`Shard::indices`], without listing them).
+    pub fn share(&self, tasks: usize) -> usize {
+        tasks.saturating_sub(self.index).div_ceil(self.count.max(1))
     }
 }
 
@@ -220,5 +226,13 @@ mod tests {
         all.sort_unstable();
         assert_eq!(all, (0..10).collect::<Vec<_>>());
         assert!(Shard { index: 4, count: 5 }.indices(3).is_empty());
+        for tasks in 0..20 {
+            for count in 1..6 {
+                for index in 0..count {
+                    let shard = Shard { index, count };
+                    assert_eq!(shard.share(tasks), shard.indices(tasks).len());
+                }
+            }
+        }
     }
 }

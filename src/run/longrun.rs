@@ -2,9 +2,12 @@
 //! and watched task by task.
 //!
 //! All of it sits on the one task loop ([`crate::run::tasks`]) over the deterministic
-//! task list: the shard picks the task indices, the checkpoint removes those already
-//! finished and records the others as they finish, and an [`Observer`] hears about
-//! each one (for a progress display).
+//! task list, through the generic resumable pass ([`crate::run::resumable`]): the shard
+//! picks the task indices, the checkpoint (held exclusively) removes those already
+//! finished and records the others as they finish, an [`Observer`] hears about each
+//! one (for a progress display), and a [`Stop`] ends the run early with everything
+//! finished saved. This module adds what is particular to the backtracking count: its
+//! task list and identity, the fundamental counts, and the shard report.
 
 use std::path::Path;
 

@@ -31,7 +31,7 @@ pub struct Shard {
 
 impl Shard {
     /// Parses `I/K`, or `auto/K` with the index read through `var` from the first set
-    /// variable of [`INDEX_VARIABLES`].
+    /// variable of `SLURM_ARRAY_TASK_ID` and `JOB_COMPLETION_INDEX`.
     pub fn parse(spec: &str, var: impl Fn(&str) -> Option<String>) -> Result<Shard, Error> {
         let bad = |why: String| Error::Shard(format!("bad shard '{spec}': {why}"));
         let form = "expected I/K (or auto/K) with integers 0 <= I < K";

@@ -368,4 +368,71 @@ mod tests {
         let old: ShardReport = serde_json::from_value(value).unwrap();
         assert_eq!(old.kernel, None);
     }
+
+    #[test]
+    fn seals_and_impossible_reports_are_refused() {
+        let set: Vec<_> = (0..2).map(|i| report(i, 2)).collect();
+        let mut edited = set.clone();
+        edited[1].1.total += 1;
+        let e = merge_all(&edited).unwrap_err();
+        assert!(matches!(e, Error::ShardSeal { missing: false, .. }), "{e}");
+        let mut old = set.clone();
+        old[1].1.check = None;
+        let e = merge_all(&old).unwrap_err();
+        assert!(matches!(e, Error::ShardSeal { missing: true, .. }), "{e}");
+        let allowed = merge(
+            &old,
+            &MergeOptions {
+                allow_unsealed: true,
+            },
+        )
+        .unwrap();
+        assert_eq!(allowed.unsealed, ["s1.json"]);
+        let impossible = |change: fn(&mut ShardReport)| {
+            let mut set = set.clone();
+            change(&mut set[1].1);
+            set[1].1 = set[1].1.clone().sealed();
+            merge_all(&set).unwrap_err().to_string()
+        };
+        assert!(impossible(|r| r.total = u128::MAX).contains("more than its"));
+        assert!(impossible(|r| r.n = 40).contains("above"));
+        assert!(impossible(|r| r.split_depth = 9).contains("split depth"));
+        assert!(impossible(|r| r.tasks_total = usize::MAX).contains("more than a run"));
+        assert!(impossible(|r| r.rot180 = Some(1)).contains("rotation-fixed"));
+        assert!(impossible(|r| (r.resumed, r.ran) = (Some(1), Some(1))).contains("add up"));
+        assert!(impossible(|r| r.placements = "9:9".into()).contains("no placed queens"));
+        let mut set = set;
+        set[0].1.rot180 = Some(100);
+        set[0].1.rot90 = Some(0);
+        set[0].1 = set[0].1.clone().sealed();
+        assert!(merge_all(&set)
+            .unwrap_err()
+            .to_string()
+            .contains("exceeds the total"));
+    }
+
+    #[test]
+    fn every_task_finds_at_most_eight_solutions_per_node() {
+        use crate::model::placement::Placement;
+        use crate::run::count::Options;
+        use crate::run::tasks::Setup;
+        for n in 1..=11 {
+            for symmetry in Symmetry::ALL {
+                for split_depth in [1, n / 2, n] {
+                    let options = Options {
+                        threads: Some(1),
+                        symmetry,
+                        split_depth: Some(split_depth.max(1)),
+                        ..Options::default()
+                    };
+                    let setup = Setup::new(&Placement::empty(n).unwrap(), &options).unwrap();
+                    for i in 0..setup.list.len() {
+                        let r = setup.run_task(i);
+                        let found = u128::from(r.nodes.max(1));
+                        assert!(r.weighted <= MAX_WEIGHT * found, "n = {n}: {r:?}");
+                    }
+                }
+            }
+        }
+    }
 }

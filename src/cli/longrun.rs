@@ -172,7 +172,14 @@ fn ended<T>(result: Result<T, Error>, stop: &Stop, quiet: bool) -> Result<T, Fai
             }
             std::process::exit(i32::from(signals::status(reason)))
         }
-        other => other.map_err(Failure::from),
+        other => {
+            // A run that ended anyway after a signal: the watcher must not end the
+            // process while the result is printed.
+            if stop.is_requested() && !signals::claim_ending() {
+                signals::wait_forever();
+            }
+            other.map_err(Failure::from)
+        }
     }
 }
 

@@ -4,24 +4,15 @@
 
 use thiserror::Error;
 
-use crate::limits::Quantity;
+use crate::limits::OutOfRange;
 use crate::model::placement::PlacementError;
 
 /// Why a count (or another library call) could not run.
 #[derive(Debug, Error)]
 pub enum Error {
-    /// A number outside its accepted range `min..=max`.
-    #[error("{}", out_of_range(*quantity, *value, *min, *max))]
-    OutOfRange {
-        /// What the number is.
-        quantity: Quantity,
-        /// The rejected value.
-        value: i128,
-        /// The smallest accepted value.
-        min: u64,
-        /// The largest accepted value.
-        max: u64,
-    },
+    /// A number outside its accepted range (the range is in the value).
+    #[error(transparent)]
+    OutOfRange(#[from] OutOfRange),
     /// The requested kernel cannot run on this processor.
     #[error("the {kernel} kernel needs {needs}, which this processor lacks")]
     KernelUnsupported {
@@ -118,19 +109,4 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-}
-
-/// The message of [`Error::OutOfRange`].
-fn out_of_range(quantity: Quantity, value: i128, min: u64, max: u64) -> String {
-    match quantity {
-        Quantity::BoardSize => {
-            format!("board size {value} is out of range: N must be from {min} to {max}")
-        }
-        Quantity::SplitDepth { n } => {
-            format!(
-                "split depth {value} is out of range: for N = {n} it must be from {min} to {max}"
-            )
-        }
-        _ => format!("{quantity} {value} is out of range: it must be from {min} to {max}"),
-    }
 }

@@ -42,6 +42,7 @@ mod error;
 mod estimate;
 pub mod limits;
 mod model;
+#[doc(hidden)]
 pub mod naive;
 mod names;
 mod plan;

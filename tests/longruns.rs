@@ -210,7 +210,7 @@ fn shards_merge_to_the_total() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "is not the output of count --shard",
+            "junk.json line 1 is not a shard report (expected a JSON object from count --shard I/K --json)",
         ));
 }
 
@@ -258,8 +258,7 @@ fn progress_goes_to_stderr_only_when_asked() {
         .success()
         .stdout("2680\n")
         .stderr(
-            predicate::str::contains("tasks")
-                .and(predicate::str::contains("2680 solutions so far")),
+            predicate::str::contains("tasks").and(predicate::str::contains("done: 2680 solutions")),
         );
     nqueens()
         .args(["count", "11", "--progress", "--no-progress"])

@@ -9,6 +9,13 @@ use super::report::bench::{run as run_ladder, table, table_row};
 use super::{Failure, Outcome};
 use clap::Args;
 
+/// Examples shown at the end of `nqueens bench --help` (each one runs as shown).
+pub const EXAMPLES: &str = "\
+Examples:
+  nqueens bench --no-save                     # n = 8..=16, the table only
+  nqueens bench --from 10 --to 14 --threads 1 --no-save
+  nqueens bench --to 14 --kernel scalar --out bench-scalar    # saves JSON and Markdown";
+
 /// Arguments of `bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {

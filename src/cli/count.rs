@@ -8,6 +8,16 @@ use super::args::{board_size, RunArgs};
 use super::Failure;
 use super::{place, Outcome};
 
+/// Examples shown at the end of `nqueens count --help` (each one runs as shown).
+pub const EXAMPLES: &str = "\
+Examples:
+  nqueens count 16                            # 14772512
+  nqueens count 14 --unique                   # total and fundamental solutions
+  nqueens count 12 --json                     # one JSON object
+  nqueens count 12 --place 0:0,1:2            # 34 completions of two placed queens
+  nqueens count 16 --checkpoint n16.ckpt      # after a kill, run it again to resume
+  nqueens count 14 --shard 0/4 --json > s0.json    # one shard of four (see merge)";
+
 /// Arguments of `count`.
 #[derive(Debug, Args)]
 pub struct CountArgs {

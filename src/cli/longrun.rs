@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::count::CountArgs;
 use super::output::{print_count, print_stdout};
-use super::progress::{Bar, Mode};
+use super::progress::{Mode, Progress};
 use super::{Failure, Outcome};
 use signals::{Counting, Tally, Watch};
 
@@ -35,10 +35,12 @@ pub struct LongRunArgs {
     /// from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
     #[arg(long, value_name = "I/K", value_parser = shard, allow_hyphen_values = true)]
     pub shard: Option<Shard>,
-    /// Show a progress bar on stderr even when it is not a terminal.
+    /// Show progress on stderr even when it is not a terminal (then as a plain line
+    /// every 5 seconds and one at the end).
     #[arg(long, overrides_with = "no_progress")]
     pub progress: bool,
-    /// Never show a progress bar [default: shown when stderr is a terminal].
+    /// Never show progress [default: a bar when stderr is a terminal, once the count
+    /// has run for a second].
     #[arg(long, overrides_with = "progress")]
     pub no_progress: bool,
     /// On SIGINT, SIGTERM or SIGHUP with --checkpoint: how long the tasks in flight may
@@ -112,9 +114,9 @@ pub fn run(args: &CountArgs, placement: &Placement, options: &Options) -> Outcom
         stop: Some(&stop),
     };
     let result = if long.progress_mode().shows() {
-        let bar = Bar::new(long.progress_mode() == Mode::On);
-        let result = observed(placement, options, &plan, &tally, &bar);
-        bar.finish(result.as_ref().ok().map(|r| r.count.total));
+        let progress = Progress::new();
+        let result = observed(placement, options, &plan, &tally, &progress);
+        progress.finish(result.as_ref().ok().map(|r| r.count.total));
         result
     } else {
         observed(placement, options, &plan, &tally, &())

@@ -9,6 +9,13 @@ use nqueens::{merge, read_shard_reports, Error, MergeOptions};
 use super::output::print_stdout;
 use super::{Failure, Outcome};
 
+/// Examples shown at the end of `nqueens merge --help` (each one runs as shown).
+pub const EXAMPLES: &str = "\
+Examples:
+  for i in 0 1 2; do nqueens count 12 --unique --shard $i/3 --json > s$i.json; done
+  nqueens merge s0.json s1.json s2.json       # 14200
+  nqueens merge --json s*.json                # total, unique, nodes, tasks, ...";
+
 /// Arguments of `merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {

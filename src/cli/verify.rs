@@ -9,6 +9,13 @@ use super::report::verify::{verify, VerifyRow};
 use super::Outcome;
 use clap::Args;
 
+/// Examples shown at the end of `nqueens verify --help` (each one runs as shown).
+pub const EXAMPLES: &str = "\
+Examples:
+  nqueens verify                              # n = 0..=14 against OEIS A000170
+  nqueens verify --max 16 --json
+  nqueens verify --max 12 --kernel scalar --symmetry none";
+
 /// Arguments of `verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {

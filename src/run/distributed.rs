@@ -55,7 +55,7 @@ const RESULT_WORDS: usize = 4;
 /// shared among the ranks that run on it.
 fn rank_threads(requested: Option<usize>) -> Result<usize, Error> {
     if requested.is_some() {
-        return resolve_threads(requested);
+        return Ok(resolve_threads(requested)?);
     }
     let local = LOCAL_SIZE_VARIABLES
         .iter()

@@ -66,9 +66,37 @@ pub enum Error {
     /// A shard specification is malformed or out of range.
     #[error("{0}")]
     Shard(String),
+    /// A shard report's seal fails, or it has none (see `ShardReport::seal`).
+    #[error("{}", if *missing { format!("{name} has no seal (check value): it was written before shard reports were sealed, or edited") } else { format!("{name} fails its seal check: the report was damaged or edited after it was written") })]
+    ShardSeal {
+        /// Where the report came from.
+        name: String,
+        /// Whether the seal is missing (rather than wrong).
+        missing: bool,
+    },
     /// A set of shard outputs cannot be merged.
     #[error("{0}")]
     Merge(String),
+    /// The run was asked to stop ([`crate::Stop`]) before all its tasks ran; those that
+    /// finished are saved in the checkpoint, if it has one.
+    #[error("stopped: {saved} of {tasks} tasks saved{}", checkpoint.as_ref().map(|c| format!(" in {c}")).unwrap_or_default())]
+    Stopped {
+        /// The tasks whose results the checkpoint holds (0 without one).
+        saved: usize,
+        /// The tasks of the run (its shard's).
+        tasks: usize,
+        /// The checkpoint file, if any.
+        checkpoint: Option<String>,
+    },
+    /// The program was started by an MPI launcher, with several ranks, but built
+    /// without MPI support: each rank would count everything on its own.
+    #[error("started by an MPI launcher with several ranks ({variable}={value}), but built without MPI support")]
+    MpiUnsupported {
+        /// The launcher's variable that told.
+        variable: &'static str,
+        /// Its value.
+        value: String,
+    },
     /// A distributed (MPI) run failed.
     #[error("MPI: {0}")]
     Mpi(String),

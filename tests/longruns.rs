@@ -178,12 +178,12 @@ fn shards_merge_to_the_total() {
         assert_eq!(merged["tasks"], whole["tasks"]);
     }
     let f = |name: &str| dir.path().join(name);
-    // Missing, duplicated and mixed sets are refused.
+    // Missing, duplicated and mixed sets are refused as bad input.
     nqueens()
         .arg("merge")
         .args([f("k3-0.json"), f("k3-2.json")])
         .assert()
-        .code(1)
+        .code(2)
         .stdout("")
         .stderr(predicate::str::contains("shards missing: 1/3"));
     nqueens()
@@ -195,20 +195,20 @@ fn shards_merge_to_the_total() {
             f("k3-2.json"),
         ])
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains("shard 1/3 is given twice"));
     nqueens()
         .arg("merge")
         .args([f("k3-0.json"), f("k3-1.json"), f("k7-2.json")])
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains("from another run"));
     std::fs::write(f("junk.json"), "14200\n").unwrap();
     nqueens()
         .arg("merge")
         .arg(f("junk.json"))
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains(
             "junk.json line 1 is not a shard report (expected a JSON object from count --shard I/K --json)",
         ));

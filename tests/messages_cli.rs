@@ -104,7 +104,7 @@ fn merge_names_what_a_wrong_file_is() {
             .arg("merge")
             .arg(path(name))
             .assert()
-            .code(1)
+            .code(2)
             .stdout("")
             .stderr(
                 predicate::str::contains(message)

@@ -4,7 +4,8 @@
 use clap::Args;
 
 use super::args::{board_size, RunArgs};
-use super::output::print_count;
+#[cfg(not(feature = "mpi"))]
+use super::Failure;
 use super::{place, Outcome};
 
 /// Examples shown at the end of `nqueens count --help` (each one runs as shown).
@@ -47,17 +48,21 @@ impl CountArgs {
     }
 }
 
-/// Runs `count`.
+/// Runs `count`: spread over MPI ranks under an MPI launcher (refused by a build
+/// without MPI support), else in this process, stoppable by a signal.
 pub fn run(args: &CountArgs) -> Outcome {
+    #[cfg(not(feature = "mpi"))]
+    nqueens::refuse_mpi_launch(|name| std::env::var(name).ok()).map_err(|e| {
+        Failure::usage(format!(
+            "{e}: every rank would count everything; rebuild with --features mpi, or run \
+             it without the launcher"
+        ))
+    })?;
     let options = args.options()?;
     let placement = place::placement(args.n, args.place.as_deref())?;
     #[cfg(feature = "mpi")]
     if nqueens::launched_by_mpi() {
         return super::longrun::run_distributed(args, &placement, &options);
     }
-    if args.long.wanted() {
-        return super::longrun::run(args, &placement, &options);
-    }
-    let count = nqueens::count_within(&placement, &options)?;
-    print_count(&count, args.json)
+    super::longrun::run(args, &placement, &options)
 }

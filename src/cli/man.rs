@@ -179,11 +179,15 @@ fn exit_statuses(roff: &mut Roff) {
         ("0", "success"),
         (
             "1",
-            "a failure while running, or a check that found a mismatch (verify, merge)",
+            "a failure while running, or a check that found a mismatch (verify)",
         ),
         (
             "2",
             "bad input, reported as one line on stderr with nothing on stdout",
+        ),
+        (
+            "130, 143, 129",
+            "count stopped by SIGINT, SIGTERM or SIGHUP (with --checkpoint, after saving)",
         ),
     ] {
         roff.control("TP", []);

@@ -1,10 +1,10 @@
-//! `nqueens merge FILES...`: the total of a complete set of shard outputs.
+//! `nqueens merge FILES...`: the total of a complete set of sealed shard reports.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nqueens::{merge, ShardReport};
+use nqueens::{merge, read_shard_reports, Error, MergeOptions};
 
 use super::output::print_stdout;
 use super::{Failure, Outcome};
@@ -26,71 +26,28 @@ pub struct MergeArgs {
     /// Print one JSON object instead of the total alone.
     #[arg(long)]
     pub json: bool,
+    /// Also accept reports without a seal (written by versions before reports were
+    /// sealed), with a warning for each. A report whose seal fails is always refused.
+    #[arg(long)]
+    pub allow_unsealed: bool,
 }
 
-/// The start of a checkpoint file's first line.
-const CHECKPOINT_HEADER: &str = "nqueens-checkpoint";
-
-/// Reads one line of a shard output; the error says what the line is instead (the
-/// output of a whole count, of `merge`, no JSON object at all) and what was expected.
-fn parse_report(line: &str) -> Result<ShardReport, String> {
-    const WANTED: &str = "count --shard I/K --json";
-    let value: serde_json::Value = match serde_json::from_str(line) {
-        Ok(value @ serde_json::Value::Object(_)) => value,
-        _ => {
-            return Err(format!(
-                "is not a shard report (expected a JSON object from {WANTED})"
-            ))
-        }
-    };
-    let has = |field: &str| value.get(field).is_some();
-    if !has("shard") && has("shards") {
-        return Err(format!("is the output of merge, not of {WANTED}"));
-    }
-    if !has("shard") && has("total") {
-        return Err(format!(
-            "is the output of count without --shard, not of {WANTED}"
-        ));
-    }
-    serde_json::from_value(value).map_err(|e| format!("is not a shard report ({e})"))
-}
-
-/// Runs `merge`: exit status 1 if the set is incomplete or inconsistent.
+/// Runs `merge`: exit status 2 if a report is unreadable, unsealed, tampered with or
+/// impossible, or the set is incomplete or inconsistent; 1 if a file cannot be read.
 pub fn run(args: &MergeArgs) -> Outcome {
     let mut reports = Vec::new();
     for path in &args.files {
-        let text = std::fs::read_to_string(path)
+        let bytes = std::fs::read(path)
             .map_err(|e| Failure::runtime(format!("cannot read {}: {e}", path.display())))?;
-        let lines: Vec<(usize, &str)> = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .collect();
-        if lines.is_empty() {
-            return Err(Failure::runtime(format!(
-                "{} is empty: expected the output of count --shard I/K --json",
-                path.display()
-            )));
-        }
-        if lines[0].1.starts_with(CHECKPOINT_HEADER) {
-            return Err(Failure::runtime(format!(
-                "{} is an nqueens checkpoint, not the output of count --shard I/K --json",
-                path.display()
-            )));
-        }
-        for &(number, line) in &lines {
-            let name = if lines.len() == 1 {
-                path.display().to_string()
-            } else {
-                format!("{}:{}", path.display(), number + 1)
-            };
-            let where_ = format!("{} line {}", path.display(), number + 1);
-            let report =
-                parse_report(line).map_err(|why| Failure::runtime(format!("{where_} {why}")))?;
-            reports.push((name, report));
-        }
+        reports.extend(read_shard_reports(&path.display().to_string(), &bytes).map_err(refusal)?);
     }
-    let merged = merge(&reports).map_err(|e| Failure::runtime(e.to_string()))?;
+    let options = MergeOptions {
+        allow_unsealed: args.allow_unsealed,
+    };
+    let merged = merge(&reports, &options).map_err(refusal)?;
+    for name in &merged.unsealed {
+        eprintln!("warning: {name} has no seal: merged unchecked (--allow-unsealed)");
+    }
     let text = if args.json {
         serde_json::to_string(&merged).expect("a merge serializes")
     } else {
@@ -98,4 +55,15 @@ pub fn run(args: &MergeArgs) -> Outcome {
     };
     print_stdout(&(text + "\n"))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A refused set of reports: bad input (exit status 2), with the way out for reports
+/// without a seal.
+fn refusal(e: Error) -> Failure {
+    match e {
+        Error::ShardSeal { missing: true, .. } => Failure::usage(format!(
+            "{e}; rerun that shard, or merge with --allow-unsealed to accept it unchecked"
+        )),
+        e => Failure::usage(e.to_string()),
+    }
 }

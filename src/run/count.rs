@@ -5,7 +5,7 @@ use serde::Serialize;
 use crate::error::Error;
 use crate::limits::{check_board_size, max_split_depth, min_split_depth};
 use crate::model::placement::Placement;
-use crate::run::tasks::{run_tasks, Setup, Sums};
+use crate::run::tasks::{Setup, Sums};
 use crate::search::kernel::Kernel;
 use crate::symmetry::rotation::{fundamental_counts, Fundamental};
 use crate::symmetry::Symmetry;
@@ -144,7 +144,7 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
 pub fn count_within(placement: &Placement, options: &Options) -> Result<Count, Error> {
     let setup = Setup::new(placement, options)?;
     let all: Vec<usize> = (0..setup.list.len()).collect();
-    let sums = setup.pool.install(|| run_tasks(&setup, &all, |_| {}))?;
+    let sums = setup.pool.install(|| setup.run_all(&all))?;
     let fundamental = whole_board_fundamental(&setup, options, sums.total)?;
     Ok(Count::assemble(&setup, sums, setup.threads, fundamental))
 }

@@ -4,24 +4,15 @@
 
 use thiserror::Error;
 
-use crate::limits::Quantity;
+use crate::limits::OutOfRange;
 use crate::model::placement::PlacementError;
 
 /// Why a count (or another library call) could not run.
 #[derive(Debug, Error)]
 pub enum Error {
-    /// A number outside its accepted range `min..=max`.
-    #[error("{}", out_of_range(*quantity, *value, *min, *max))]
-    OutOfRange {
-        /// What the number is.
-        quantity: Quantity,
-        /// The rejected value.
-        value: i128,
-        /// The smallest accepted value.
-        min: u64,
-        /// The largest accepted value.
-        max: u64,
-    },
+    /// A number outside its accepted range (the range is in the value).
+    #[error(transparent)]
+    OutOfRange(#[from] OutOfRange),
     /// The requested kernel cannot run on this processor.
     #[error("the {kernel} kernel needs {needs}, which this processor lacks")]
     KernelUnsupported {
@@ -75,9 +66,37 @@ pub enum Error {
     /// A shard specification is malformed or out of range.
     #[error("{0}")]
     Shard(String),
+    /// A shard report's seal fails, or it has none (see `ShardReport::seal`).
+    #[error("{}", if *missing { format!("{name} has no seal (check value): it was written before shard reports were sealed, or edited") } else { format!("{name} fails its seal check: the report was damaged or edited after it was written") })]
+    ShardSeal {
+        /// Where the report came from.
+        name: String,
+        /// Whether the seal is missing (rather than wrong).
+        missing: bool,
+    },
     /// A set of shard outputs cannot be merged.
     #[error("{0}")]
     Merge(String),
+    /// The run was asked to stop ([`crate::Stop`]) before all its tasks ran; those that
+    /// finished are saved in the checkpoint, if it has one.
+    #[error("stopped: {saved} of {tasks} tasks saved{}", checkpoint.as_ref().map(|c| format!(" in {c}")).unwrap_or_default())]
+    Stopped {
+        /// The tasks whose results the checkpoint holds (0 without one).
+        saved: usize,
+        /// The tasks of the run (its shard's).
+        tasks: usize,
+        /// The checkpoint file, if any.
+        checkpoint: Option<String>,
+    },
+    /// The program was started by an MPI launcher, with several ranks, but built
+    /// without MPI support: each rank would count everything on its own.
+    #[error("started by an MPI launcher with several ranks ({variable}={value}), but built without MPI support")]
+    MpiUnsupported {
+        /// The launcher's variable that told.
+        variable: &'static str,
+        /// Its value.
+        value: String,
+    },
     /// A distributed (MPI) run failed.
     #[error("MPI: {0}")]
     Mpi(String),
@@ -90,19 +109,4 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-}
-
-/// The message of [`Error::OutOfRange`].
-fn out_of_range(quantity: Quantity, value: i128, min: u64, max: u64) -> String {
-    match quantity {
-        Quantity::BoardSize => {
-            format!("board size {value} is out of range: N must be from {min} to {max}")
-        }
-        Quantity::SplitDepth { n } => {
-            format!(
-                "split depth {value} is out of range: for N = {n} it must be from {min} to {max}"
-            )
-        }
-        _ => format!("{quantity} {value} is out of range: it must be from {min} to {max}"),
-    }
 }

@@ -65,17 +65,24 @@ pub struct Estimate {
     /// The threads the estimated count would use.
     pub threads: usize,
     /// The estimated wall-clock seconds on `threads` threads.
+    #[serde(serialize_with = "crate::seconds::serialize")]
     pub seconds: f64,
     /// The standard error of `seconds` (from the probes alone).
+    #[serde(serialize_with = "crate::seconds::serialize")]
     pub seconds_stderr: f64,
     /// The 95% interval of `seconds`, low end.
+    #[serde(serialize_with = "crate::seconds::serialize")]
     pub seconds_low: f64,
     /// The 95% interval of `seconds`, high end.
+    #[serde(serialize_with = "crate::seconds::serialize")]
     pub seconds_high: f64,
     /// The estimated CPU time in core-hours (one thread per core).
     pub core_hours: f64,
     /// The version of this crate.
     pub version: &'static str,
+    /// The git commit of this build, when known ([`crate::COMMIT`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<&'static str>,
 }
 
 /// The node estimate of the probes: mean and standard error.
@@ -119,6 +126,7 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
         seconds_high: high / per_second,
         core_hours: nodes.nodes / rate / 3600.0,
         version: crate::VERSION,
+        commit: crate::COMMIT,
     })
 }
 

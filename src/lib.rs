@@ -15,9 +15,10 @@
 //! - **Solutions**: [`Solutions`] iterates over the [`Board`]s in lexicographic order;
 //!   [`write_solutions`] writes them in a [`Format`] from a parallel search, in the same
 //!   order.
-//! - **Long runs**: [`run_long`] resumes from and records to a checkpoint file, runs a
-//!   [`Shard`] of the tasks and reports each finished task to an [`Observer`]; [`merge`]
-//!   sums a complete set of [`ShardReport`]s. With the `mpi` feature,
+//! - **Long runs**: [`run_long`] resumes from and records to a checkpoint file (held
+//!   exclusively), runs a [`Shard`] of the tasks, reports each finished task to an
+//!   [`Observer`] and stops early when a [`Stop`] is requested; [`merge`] checks and
+//!   sums a complete set of sealed [`ShardReport`]s. With the `mpi` feature,
 //!   `count_distributed` spreads a count over MPI ranks.
 //! - **Estimates**: [`estimate()`] predicts a count's size and time (Knuth's probes).
 //!
@@ -41,11 +42,13 @@ mod error;
 mod estimate;
 pub mod limits;
 mod model;
+#[doc(hidden)]
 pub mod naive;
 mod names;
 mod plan;
 mod run;
 mod search;
+mod seconds;
 mod solutions;
 mod symmetry;
 
@@ -64,9 +67,13 @@ pub use model::placement::{Placement, PlacementError};
 pub use names::UnknownName;
 pub use run::count::{count, count_within, Count, Options};
 #[cfg(feature = "mpi")]
-pub use run::distributed::{count_distributed, launched_by_mpi};
-pub use run::longrun::{run as run_long, LongRun, LongRunOptions, Observer, Started};
-pub use run::shard::{merge, Merged, Shard, ShardReport};
+pub use run::distributed::count_distributed;
+pub use run::launch::{launched_by_mpi, refuse_mpi_launch};
+pub use run::longrun::{run as run_long, LongRun, LongRunOptions};
+pub use run::merge::{merge, read_shard_reports, MergeOptions, Merged};
+pub use run::resumable::{Observer, Started};
+pub use run::shard::{Shard, ShardReport};
+pub use run::stop::Stop;
 pub use run::tasks::TaskResult;
 pub use search::kernel::Kernel;
 pub use solutions::{write_solutions, ListOptions, Listing, Solutions};
@@ -74,6 +81,10 @@ pub use symmetry::Symmetry;
 
 /// The version of this crate, as reported in JSON output.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The git commit this crate was built from (`-dirty` with uncommitted changes), when
+/// the build knew it (see `build.rs`).
+pub const COMMIT: Option<&str> = option_env!("NQUEENS_GIT_COMMIT");
 
 /// Internals for this crate's own tests and benchmarks (not part of the API: they may
 /// change at any time).
@@ -83,5 +94,6 @@ pub mod internals {
     pub use crate::plan::{max_split_depth, min_split_depth, TaskList};
     pub use crate::search::kernel::Resolved;
     pub use crate::search::scalar::{count as scalar_count, Frontier, Tally};
+    pub use crate::seconds::{round_to_nanos, serialize as serialize_seconds};
     pub use crate::symmetry::rotation::{fixed_by, Rotation};
 }

@@ -5,8 +5,6 @@
 
 use std::fmt;
 
-use crate::error::Error;
-
 /// The largest board size: columns are the bits of a `u32`.
 pub const MAX_N: usize = 32;
 
@@ -52,13 +50,13 @@ impl Quantity {
         }
     }
 
-    /// `value` if it is in range, else [`Error::OutOfRange`].
-    pub fn check(self, value: i128) -> Result<u64, Error> {
+    /// `value` if it is in range, else the [`OutOfRange`] error.
+    pub fn check(self, value: i128) -> Result<u64, OutOfRange> {
         let (min, max) = self.range();
         if (i128::from(min)..=i128::from(max)).contains(&value) {
             Ok(value as u64)
         } else {
-            Err(Error::OutOfRange {
+            Err(OutOfRange {
                 quantity: self,
                 value,
                 min,
@@ -112,13 +110,56 @@ impl fmt::Display for Quantity {
     }
 }
 
+/// A number outside its accepted range `min..=max` (carried as data, so that callers
+/// can word it their way; its `Display` is the library's wording).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfRange {
+    /// What the number is.
+    pub quantity: Quantity,
+    /// The rejected value.
+    pub value: i128,
+    /// The smallest accepted value.
+    pub min: u64,
+    /// The largest accepted value.
+    pub max: u64,
+}
+
+impl fmt::Display for OutOfRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let OutOfRange {
+            quantity,
+            value,
+            min,
+            max,
+        } = *self;
+        match quantity {
+            Quantity::BoardSize => {
+                write!(
+                    f,
+                    "board size {value} is out of range: N must be from {min} to {max}"
+                )
+            }
+            Quantity::SplitDepth { n } => write!(
+                f,
+                "split depth {value} is out of range: for N = {n} it must be from {min} to {max}"
+            ),
+            _ => write!(
+                f,
+                "{quantity} {value} is out of range: it must be from {min} to {max}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OutOfRange {}
+
 /// The accepted board sizes are `0..=MAX_N`.
-pub fn check_board_size(n: usize) -> Result<usize, Error> {
+pub fn check_board_size(n: usize) -> Result<usize, OutOfRange> {
     Quantity::BoardSize.check(n as i128).map(|n| n as usize)
 }
 
 /// The thread count to use: the requested one, checked, or every logical CPU.
-pub fn resolve_threads(threads: Option<usize>) -> Result<usize, Error> {
+pub fn resolve_threads(threads: Option<usize>) -> Result<usize, OutOfRange> {
     match threads {
         Some(t) => Quantity::Threads.check(t as i128).map(|t| t as usize),
         None => Ok(num_cpus::get().max(1)),
@@ -126,7 +167,7 @@ pub fn resolve_threads(threads: Option<usize>) -> Result<usize, Error> {
 }
 
 /// A split depth checked against the range of a board of size `n`.
-pub fn check_split_depth(n: usize, depth: usize) -> Result<usize, Error> {
+pub fn check_split_depth(n: usize, depth: usize) -> Result<usize, OutOfRange> {
     Quantity::SplitDepth { n }
         .check(depth as i128)
         .map(|d| d as usize)

@@ -187,18 +187,18 @@ fn count_json_fields_are_exact() {
 
 #[test]
 fn bad_options_carry_their_ranges() {
-    use nqueens::limits::Quantity;
+    use nqueens::limits::{OutOfRange, Quantity};
     let ok = options(1, Symmetry::default(), None);
     let board = count(33, &ok).unwrap_err();
     assert!(
         matches!(
             board,
-            Error::OutOfRange {
+            Error::OutOfRange(OutOfRange {
                 quantity: Quantity::BoardSize,
                 value: 33,
                 min: 0,
                 max: 32
-            }
+            })
         ),
         "{board:?}"
     );
@@ -209,12 +209,12 @@ fn bad_options_carry_their_ranges() {
         assert!(
             matches!(
                 e,
-                Error::OutOfRange {
+                Error::OutOfRange(OutOfRange {
                     quantity: Quantity::SplitDepth { n: 8 },
                     min: 1,
                     max: 8,
                     ..
-                }
+                })
             ),
             "{e:?}"
         );
@@ -225,12 +225,12 @@ fn bad_options_carry_their_ranges() {
     assert!(
         matches!(
             threads,
-            Error::OutOfRange {
+            Error::OutOfRange(OutOfRange {
                 quantity: Quantity::Threads,
                 value: 0,
                 min: 1,
                 max: 4096
-            }
+            })
         ),
         "{threads:?}"
     );

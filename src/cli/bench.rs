@@ -1,13 +1,34 @@
-//! `nqueens bench`: time a ladder of counts and save the table.
+//! `nqueens bench`: measure a ladder of counts repeatedly, save the report, and
+//! optionally compare it with a baseline and plot it.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::args::{board_size, RunArgs};
-use super::output::print_stdout;
-use super::report::bench::{run as run_ladder, table, table_row};
-use super::{Failure, Outcome};
 use clap::Args;
+
+use super::args::{board_size, parse_in_range, RunArgs};
+use super::compare::{compare_reports, draw_pair, exit_status, load_report, VerdictArgs};
+use super::output::print_stdout;
+use super::report::bench::{table_header, table_row, BenchReport, Measure};
+use super::report::compare::check_plan;
+use super::report::instructions::{available as valgrind_available, instructions_row};
+use super::report::ladder::{assemble, start_date, time_row, Settings};
+use super::report::plot;
+use super::{Failure, Outcome};
+
+/// Examples shown at the end of `nqueens bench --help` (each one runs as shown).
+pub const EXAMPLES: &str = "\
+Examples:
+  nqueens bench --to 14 --no-save             # n = 8..=14, 10 samples a row, the table only
+  nqueens bench --from 10 --to 14 --runs 5 --json --no-save > run.json
+  nqueens bench --to 13 --kernel scalar --plot scalar.svg --out bench-scalar    # saves JSON and Markdown";
+
+/// The largest n of the default ladder, by measure: instruction counts run about 50
+/// times slower under valgrind.
+const DEFAULT_TO: [usize; 2] = [16, 13];
+
+/// The default number of samples per row, by measure: instruction counts barely vary.
+const DEFAULT_RUNS: [usize; 2] = [10, 3];
 
 /// Arguments of `bench`.
 #[derive(Debug, Args)]
@@ -15,45 +36,165 @@ pub struct BenchArgs {
     /// The smallest n of the ladder.
     #[arg(long, default_value_t = 8, value_parser = board_size)]
     pub from: usize,
-    /// The largest n of the ladder.
-    #[arg(long, default_value_t = 16, value_parser = board_size)]
-    pub to: usize,
+    /// The largest n of the ladder [default: 16, or 13 with --measure instructions].
+    #[arg(long, value_parser = board_size)]
+    pub to: Option<usize>,
     #[command(flatten)]
     pub run: RunArgs,
+    /// Recorded samples per row [default: 10, or 3 with --measure instructions].
+    #[arg(long, value_name = "R", value_parser = runs, allow_negative_numbers = true)]
+    pub runs: Option<usize>,
+    /// Samples per row taken first and thrown away (time only).
+    #[arg(
+        long,
+        value_name = "W",
+        default_value_t = 1,
+        value_parser = warmup,
+        allow_negative_numbers = true
+    )]
+    pub warmup: usize,
+    /// The least duration of one time sample, in seconds: a short count is repeated
+    /// back to back until it is reached, and the sample is the mean.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 0.02,
+        value_parser = sample_time,
+        allow_negative_numbers = true
+    )]
+    pub sample_time: f64,
+    /// What to measure: time (wall clock), or instructions (one thread under valgrind:
+    /// the same however loaded the machine is).
+    #[arg(long, value_enum, default_value_t = Measure::Time)]
+    pub measure: Measure,
+    /// Print the report as JSON on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
     /// Folder for the JSON and Markdown reports.
     #[arg(long, value_name = "DIR", default_value = "results")]
     pub out: PathBuf,
-    /// Print the table only; write no files.
+    /// Write no report files.
     #[arg(long)]
     pub no_save: bool,
+    /// Draw the medians against n into this SVG file (with the baseline's, if given).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Compare with this earlier report: print the verdicts, and exit with status 1 if
+    /// any row regressed.
+    #[arg(long, value_name = "OLD.json")]
+    pub baseline: Option<PathBuf>,
+    #[command(flatten)]
+    pub verdict: VerdictArgs,
+}
+
+fn runs(s: &str) -> Result<usize, String> {
+    parse_in_range(s, 1, 1000, "--runs").map(|v| v as usize)
+}
+
+fn warmup(s: &str) -> Result<usize, String> {
+    parse_in_range(s, 0, 100, "--warmup").map(|v| v as usize)
+}
+
+fn sample_time(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(t) if (0.0..=60.0).contains(&t) => Ok(t),
+        _ => Err("--sample-time must be a number of seconds from 0 to 60".to_string()),
+    }
 }
 
 /// Runs `bench`.
 pub fn run(args: &BenchArgs) -> Outcome {
-    if args.from > args.to {
+    let mut measure = args.measure;
+    if measure == Measure::Instructions {
+        if args.run.threads.is_some_and(|t| t != 1) {
+            return Err(Failure::usage(
+                "--measure instructions counts one thread (with more, idle threads spin for \
+                 as long as the others take): drop --threads",
+            ));
+        }
+        if let Err(why) = valgrind_available() {
+            eprintln!("bench: no instruction counts: {why}; measuring time instead");
+            measure = Measure::Time;
+        }
+    }
+    let index = usize::from(measure == Measure::Instructions);
+    let (from, to) = (args.from, args.to.unwrap_or(DEFAULT_TO[index]));
+    if from > to {
         return Err(Failure::usage(format!(
-            "--from {} is larger than --to {}: the ladder must go up",
-            args.from, args.to
+            "--from {from} is larger than --to {to}: the ladder must go up"
         )));
     }
-    // Check every rung before anything is printed.
-    for n in args.from..=args.to {
+    // Check every rung, and the baseline, before anything is printed.
+    for n in from..=to {
         args.run.options(n)?;
     }
-    let options = args.run.options_clamped(args.to)?;
-    print_stdout(&table(&[]))?;
-    let mut print_error = None;
-    let report = run_ladder(args.from, args.to, &options, |row| {
-        if let Err(e) = print_stdout(&(table_row(row) + "\n")) {
-            print_error.get_or_insert(e);
+    let mut options = args.run.options_clamped(to)?;
+    if measure == Measure::Instructions {
+        options.threads = Some(1);
+    }
+    let sizes: Vec<usize> = (from..=to).collect();
+    let baseline = match &args.baseline {
+        Some(path) => {
+            let baseline = load_report(path)?;
+            check_plan(&baseline, measure, &options.symmetry.to_string(), &sizes)
+                .map_err(Failure::usage)?;
+            Some(baseline)
         }
-    })?;
-    if let Some(e) = print_error {
-        return Err(e);
+        None => None,
+    };
+    let settings = Settings {
+        runs: args.runs.unwrap_or(DEFAULT_RUNS[index]),
+        warmup: args.warmup,
+        sample_time: args.sample_time,
+    };
+
+    let date = start_date();
+    if !args.json {
+        print_stdout(&table_header(measure))?;
+    }
+    let jobs = nqueens::limits::resolve_threads(None).unwrap_or(1);
+    let mut rows = Vec::with_capacity(sizes.len());
+    let mut last = None;
+    for &n in &sizes {
+        let (row, facts) = match measure {
+            Measure::Time => time_row(n, &options, &settings),
+            Measure::Instructions => instructions_row(n, &options, settings.runs, jobs),
+        }
+        .map_err(Failure::runtime)?;
+        if !args.json {
+            print_stdout(&(table_row(measure, &row) + "\n"))?;
+        }
+        rows.push(row);
+        last = Some(facts);
+    }
+    let report = assemble(date, measure, &settings, &options, last.as_ref(), rows);
+    finish(args, &report, baseline.as_ref())
+}
+
+/// Prints the JSON, saves the files, draws the plot and compares with the baseline.
+fn finish(args: &BenchArgs, report: &BenchReport, baseline: Option<&BenchReport>) -> Outcome {
+    if args.json {
+        print_stdout(&report.to_json())?;
     }
     if !args.no_save {
         let (json, md) = report.save(&args.out)?;
         eprintln!("saved {} and {}", json.display(), md.display());
     }
-    Ok(ExitCode::SUCCESS)
+    if let Some(path) = &args.plot {
+        match baseline {
+            Some(baseline) => draw_pair(path, baseline, report)?,
+            None => plot::draw(path, &[(&report.label(), report)]).map_err(Failure::runtime)?,
+        }
+    }
+    let Some(baseline) = baseline else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let comparison = compare_reports(baseline, report, &args.verdict)?;
+    // Keep stdout pure JSON with --json: the verdicts then go to stderr.
+    if args.json {
+        eprint!("{}", comparison.to_markdown());
+    } else {
+        print_stdout(&format!("\n{}", comparison.to_markdown()))?;
+    }
+    Ok(exit_status(&comparison))
 }

@@ -4,8 +4,19 @@
 use clap::Args;
 
 use super::args::{board_size, RunArgs};
-use super::output::print_count;
+#[cfg(not(feature = "mpi"))]
+use super::Failure;
 use super::{place, Outcome};
+
+/// Examples shown at the end of `nqueens count --help` (each one runs as shown).
+pub const EXAMPLES: &str = "\
+Examples:
+  nqueens count 16                            # 14772512
+  nqueens count 14 --unique                   # total and fundamental solutions
+  nqueens count 12 --json                     # one JSON object
+  nqueens count 12 --place 0:0,1:2            # 34 completions of two placed queens
+  nqueens count 16 --checkpoint n16.ckpt      # after a kill, run it again to resume
+  nqueens count 14 --shard 0/4 --json > s0.json    # one shard of four (see merge)";
 
 /// Arguments of `count`.
 #[derive(Debug, Args)]
@@ -37,17 +48,21 @@ impl CountArgs {
     }
 }
 
-/// Runs `count`.
+/// Runs `count`: spread over MPI ranks under an MPI launcher (refused by a build
+/// without MPI support), else in this process, stoppable by a signal.
 pub fn run(args: &CountArgs) -> Outcome {
+    #[cfg(not(feature = "mpi"))]
+    nqueens::refuse_mpi_launch(|name| std::env::var(name).ok()).map_err(|e| {
+        Failure::usage(format!(
+            "{e}: every rank would count everything; rebuild with --features mpi, or run \
+             it without the launcher"
+        ))
+    })?;
     let options = args.options()?;
     let placement = place::placement(args.n, args.place.as_deref())?;
     #[cfg(feature = "mpi")]
     if nqueens::launched_by_mpi() {
         return super::longrun::run_distributed(args, &placement, &options);
     }
-    if args.long.wanted() {
-        return super::longrun::run(args, &placement, &options);
-    }
-    let count = nqueens::count_within(&placement, &options)?;
-    print_count(&count, args.json)
+    super::longrun::run(args, &placement, &options)
 }

@@ -10,6 +10,13 @@ use super::args::{board_size, parse_quantity, RunArgs};
 use super::output::print_stdout;
 use super::Outcome;
 
+/// Examples shown at the end of `nqueens estimate --help` (each one runs as shown).
+pub const EXAMPLES: &str = "\
+Examples:
+  nqueens estimate 16                         # nodes and time of count 16 here
+  nqueens estimate 20 --threads 64            # the time on 64 threads
+  nqueens estimate 24 --probes 100000 --json";
+
 /// Arguments of `estimate`.
 #[derive(Debug, Args)]
 pub struct EstimateArgs {
@@ -77,19 +84,41 @@ fn summary(e: &Estimate) -> String {
     )
 }
 
-/// Seconds in the largest fitting unit.
+/// Seconds in the largest fitting unit; a thousand years and more in scientific
+/// notation with three significant digits (`3.24e7 years`), as the core-hours are.
 fn duration(seconds: f64) -> String {
+    const YEAR: f64 = 365.25 * 86400.0;
     const UNITS: [(f64, &str); 5] = [
-        (365.25 * 86400.0, "years"),
+        (YEAR, "years"),
         (86400.0, "days"),
         (3600.0, "hours"),
         (60.0, "minutes"),
         (1.0, "seconds"),
     ];
+    if seconds >= 1000.0 * YEAR {
+        return format!("{:.2e} years", seconds / YEAR);
+    }
     for (size, name) in UNITS {
         if seconds >= size {
             return format!("{:.3} {name}", seconds / size);
         }
     }
     format!("{seconds:.3} seconds")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::duration;
+
+    #[test]
+    fn durations_read_at_every_scale() {
+        const YEAR: f64 = 365.25 * 86400.0;
+        assert_eq!(duration(0.2639), "0.264 seconds");
+        assert_eq!(duration(90.0), "1.500 minutes");
+        assert_eq!(duration(7200.0), "2.000 hours");
+        assert_eq!(duration(3.0 * 86400.0), "3.000 days");
+        assert_eq!(duration(812.5 * YEAR), "812.500 years");
+        assert_eq!(duration(32_414_541.58 * YEAR), "3.24e7 years");
+        assert_eq!(duration(1000.0 * YEAR), "1.00e3 years");
+    }
 }

@@ -1,37 +1,67 @@
-//! The long-run options of `count`: `--checkpoint`, `--shard`, `--progress`.
+//! The long-run options of `count` (`--checkpoint`, `--shard`, `--progress`,
+//! `--grace`), and every count run through them: a graceful stop on SIGINT, SIGTERM or
+//! SIGHUP, checkpoints, shard reports, MPI.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
-use nqueens::{run_long, LongRunOptions, Options, Placement, Shard};
+use nqueens::{
+    run_long, Count, Error, LongRun, LongRunOptions, Observer, Options, Placement, Shard, Stop,
+};
+use serde::Serialize;
 
 use super::count::CountArgs;
 use super::output::{print_count, print_stdout};
-use super::progress::{Bar, Mode};
-use super::Outcome;
+use super::progress::{Mode, Progress};
+use super::{Failure, Outcome};
+use signals::{Counting, Tally, Watch};
+
+mod signals;
+
+/// The longest `--grace` accepted, in seconds.
+const MAX_GRACE: f64 = 3600.0;
 
 /// Options of `count` for long runs.
 #[derive(Debug, Clone, Args)]
 pub struct LongRunArgs {
     /// Record finished tasks in FILE and resume from it when it exists (same command).
+    /// The run holds FILE exclusively: a second run on it is refused.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Run only the tasks whose index is I mod K (I from 0 to K-1). `auto/K` takes I
     /// from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
     #[arg(long, value_name = "I/K", value_parser = shard, allow_hyphen_values = true)]
     pub shard: Option<Shard>,
-    /// Show a progress bar on stderr even when it is not a terminal.
+    /// Show progress on stderr even when it is not a terminal (then as a plain line
+    /// every 5 seconds and one at the end).
     #[arg(long, overrides_with = "no_progress")]
     pub progress: bool,
-    /// Never show a progress bar [default: shown when stderr is a terminal].
+    /// Never show progress [default: a bar when stderr is a terminal, once the count
+    /// has run for a second].
     #[arg(long, overrides_with = "progress")]
     pub no_progress: bool,
+    /// On SIGINT, SIGTERM or SIGHUP with --checkpoint: how long the tasks in flight may
+    /// take to finish before they are given up (from 0 to 3600).
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = grace)]
+    pub grace: f64,
 }
 
 /// Parses `--shard`, reading the environment for `auto/K`.
 fn shard(s: &str) -> Result<Shard, String> {
     Shard::parse(s, |name| std::env::var(name).ok()).map_err(|e| e.to_string())
+}
+
+/// Parses `--grace`: seconds from 0 to [`MAX_GRACE`].
+fn grace(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..=MAX_GRACE).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "the grace must be a number of seconds from 0 to {MAX_GRACE}"
+        )),
+    }
 }
 
 impl LongRunArgs {
@@ -45,28 +75,53 @@ impl LongRunArgs {
             Mode::Auto
         }
     }
+}
 
-    /// Whether the count needs the long-run machinery at all.
-    pub fn wanted(&self) -> bool {
-        self.checkpoint.is_some() || self.shard.is_some() || self.progress_mode().shows()
-    }
+/// A count printed with what its checkpoint gave: `checkpoint`, `resumed` (tasks taken
+/// from the file) and `ran` (tasks run by this process).
+#[derive(Serialize)]
+struct Checkpointed<'a> {
+    #[serde(flatten)]
+    count: &'a Count,
+    checkpoint: String,
+    resumed: usize,
+    ran: usize,
+}
+
+/// Sets up the graceful stop of a run: its [`Stop`], the tally its observer keeps,
+/// and the signal watcher.
+fn watch(long: &LongRunArgs, quiet: bool) -> Result<(Stop, Arc<Tally>), Failure> {
+    let stop = Stop::new();
+    let tally = Arc::new(Tally::default());
+    signals::install(Watch {
+        stop: stop.clone(),
+        checkpoint: long.checkpoint.clone(),
+        grace: Duration::from_secs_f64(long.grace),
+        tally: Arc::clone(&tally),
+        quiet,
+    })
+    .map_err(|e| Failure::runtime(format!("cannot install the signal handlers: {e}")))?;
+    Ok((stop, tally))
 }
 
 /// Runs `count` with its long-run options.
 pub fn run(args: &CountArgs, placement: &Placement, options: &Options) -> Outcome {
     let long = &args.long;
+    let (stop, tally) = watch(long, false)?;
     let plan = LongRunOptions {
         shard: long.shard,
         checkpoint: long.checkpoint.as_deref(),
+        stop: Some(&stop),
     };
     let result = if long.progress_mode().shows() {
-        let bar = Bar::new(long.progress_mode() == Mode::On);
-        let result = run_long(placement, options, &plan, &bar);
-        bar.finish(result.as_ref().ok().map(|r| r.count.total));
+        let progress = Progress::new();
+        let result = observed(placement, options, &plan, &tally, &progress);
+        progress.finish(result.as_ref().ok().map(|r| r.count.total));
         result
     } else {
-        run_long(placement, options, &plan, &())
-    }?;
+        observed(placement, options, &plan, &tally, &())
+    };
+    let result = ended(result, &stop, false)?;
     match result.shard_report() {
         Some(report) if args.json => {
             let text = serde_json::to_string(&report).expect("a shard serializes");
@@ -77,20 +132,107 @@ pub fn run(args: &CountArgs, placement: &Placement, options: &Options) -> Outcom
             print_stdout(&format!("{}\n", result.count.total))?;
             Ok(ExitCode::SUCCESS)
         }
-        None => print_count(&result.count, args.json),
+        None => print_run(&result, long.checkpoint.as_deref(), args.json),
     }
 }
 
-/// Runs `count` spread over the ranks of an MPI job; rank 0 prints the result.
+/// A long run with `observer`, counted in `tally` for the signal watcher.
+fn observed(
+    placement: &Placement,
+    options: &Options,
+    plan: &LongRunOptions<'_>,
+    tally: &Arc<Tally>,
+    observer: &dyn Observer,
+) -> Result<LongRun, Error> {
+    let counting = Counting {
+        tally: Arc::clone(tally),
+        inner: observer,
+    };
+    run_long(placement, options, plan, &counting)
+}
+
+/// The run's result, or its failure; a run stopped by a signal prints its one line
+/// (unless `quiet`) and ends the process with the signal's status (nothing is left to
+/// write or close: the run has closed its checkpoint).
+fn ended<T>(result: Result<T, Error>, stop: &Stop, quiet: bool) -> Result<T, Failure> {
+    match result {
+        Err(Error::Stopped {
+            saved,
+            tasks,
+            checkpoint,
+        }) => {
+            if !signals::claim_ending() {
+                signals::wait_forever();
+            }
+            let reason = stop.requested().unwrap_or(2);
+            if !quiet {
+                let line = match checkpoint {
+                    Some(file) => signals::interrupted_line(saved, tasks, &file, ""),
+                    None => "interrupted: nothing saved (no --checkpoint)".to_string(),
+                };
+                eprintln!("{line}");
+            }
+            std::process::exit(i32::from(signals::status(reason)))
+        }
+        other => {
+            // A run that ended anyway after a signal: the watcher must not end the
+            // process while the result is printed.
+            if stop.is_requested() && !signals::claim_ending() {
+                signals::wait_forever();
+            }
+            other.map_err(Failure::from)
+        }
+    }
+}
+
+/// Prints a whole count: with a checkpoint, its JSON also tells how many tasks came
+/// from the file and how many ran.
+fn print_run(result: &LongRun, checkpoint: Option<&Path>, json: bool) -> Outcome {
+    match checkpoint {
+        Some(file) if json => {
+            let value = Checkpointed {
+                count: &result.count,
+                checkpoint: file.display().to_string(),
+                resumed: result.resumed,
+                ran: result.ran,
+            };
+            let text = serde_json::to_string(&value).expect("a count serializes");
+            print_stdout(&(text + "\n"))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        _ => print_count(&result.count, json),
+    }
+}
+
+/// Runs `count` spread over the ranks of an MPI job; rank 0 records the checkpoint and
+/// prints the result.
 #[cfg(feature = "mpi")]
 pub fn run_distributed(args: &CountArgs, placement: &Placement, options: &Options) -> Outcome {
-    if args.long.checkpoint.is_some() || args.long.shard.is_some() {
-        return Err(super::Failure::usage(
-            "--checkpoint and --shard cannot be used under mpirun: MPI runs spread all tasks over the ranks",
+    let long = &args.long;
+    if long.shard.is_some() {
+        return Err(Failure::usage(
+            "--shard cannot be used under mpirun: MPI runs spread all tasks over the ranks \
+             (use --checkpoint to make them resumable)",
         ));
     }
-    let Some(count) = nqueens::count_distributed(placement, options)? else {
+    let quiet = mpi_rank().is_some_and(|rank| rank > 0);
+    let (stop, _) = watch(long, quiet)?;
+    let plan = LongRunOptions {
+        shard: None,
+        checkpoint: long.checkpoint.as_deref(),
+        stop: Some(&stop),
+    };
+    let result = nqueens::count_distributed(placement, options, &plan);
+    let Some(result) = ended(result, &stop, quiet)? else {
         return Ok(ExitCode::SUCCESS);
     };
-    print_count(&count, args.json)
+    print_run(&result, long.checkpoint.as_deref(), args.json)
+}
+
+/// This process's MPI rank, as its launcher tells it.
+#[cfg(feature = "mpi")]
+fn mpi_rank() -> Option<u64> {
+    ["OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.trim().parse().ok())
 }

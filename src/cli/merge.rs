@@ -1,13 +1,20 @@
-//! `nqueens merge FILES...`: the total of a complete set of shard outputs.
+//! `nqueens merge FILES...`: the total of a complete set of sealed shard reports.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nqueens::{merge, ShardReport};
+use nqueens::{merge, read_shard_reports, Error, MergeOptions};
 
 use super::output::print_stdout;
 use super::{Failure, Outcome};
+
+/// Examples shown at the end of `nqueens merge --help` (each one runs as shown).
+pub const EXAMPLES: &str = "\
+Examples:
+  for i in 0 1 2; do nqueens count 12 --unique --shard $i/3 --json > s$i.json; done
+  nqueens merge s0.json s1.json s2.json       # 14200
+  nqueens merge --json s*.json                # total, unique, nodes, tasks, ...";
 
 /// Arguments of `merge`.
 #[derive(Debug, Args)]
@@ -19,40 +26,28 @@ pub struct MergeArgs {
     /// Print one JSON object instead of the total alone.
     #[arg(long)]
     pub json: bool,
+    /// Also accept reports without a seal (written by versions before reports were
+    /// sealed), with a warning for each. A report whose seal fails is always refused.
+    #[arg(long)]
+    pub allow_unsealed: bool,
 }
 
-/// Runs `merge`: exit status 1 if the set is incomplete or inconsistent.
+/// Runs `merge`: exit status 2 if a report is unreadable, unsealed, tampered with or
+/// impossible, or the set is incomplete or inconsistent; 1 if a file cannot be read.
 pub fn run(args: &MergeArgs) -> Outcome {
     let mut reports = Vec::new();
     for path in &args.files {
-        let text = std::fs::read_to_string(path)
+        let bytes = std::fs::read(path)
             .map_err(|e| Failure::runtime(format!("cannot read {}: {e}", path.display())))?;
-        let lines: Vec<(usize, &str)> = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .collect();
-        if lines.is_empty() {
-            return Err(Failure::runtime(format!(
-                "{} is empty: expected the output of count --shard I/K --json",
-                path.display()
-            )));
-        }
-        for &(number, line) in &lines {
-            let name = if lines.len() == 1 {
-                path.display().to_string()
-            } else {
-                format!("{}:{}", path.display(), number + 1)
-            };
-            let report: ShardReport = serde_json::from_str(line).map_err(|e| {
-                Failure::runtime(format!(
-                    "{name} is not the output of count --shard I/K --json ({e})"
-                ))
-            })?;
-            reports.push((name, report));
-        }
+        reports.extend(read_shard_reports(&path.display().to_string(), &bytes).map_err(refusal)?);
     }
-    let merged = merge(&reports).map_err(|e| Failure::runtime(e.to_string()))?;
+    let options = MergeOptions {
+        allow_unsealed: args.allow_unsealed,
+    };
+    let merged = merge(&reports, &options).map_err(refusal)?;
+    for name in &merged.unsealed {
+        eprintln!("warning: {name} has no seal: merged unchecked (--allow-unsealed)");
+    }
     let text = if args.json {
         serde_json::to_string(&merged).expect("a merge serializes")
     } else {
@@ -60,4 +55,15 @@ pub fn run(args: &MergeArgs) -> Outcome {
     };
     print_stdout(&(text + "\n"))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A refused set of reports: bad input (exit status 2), with the way out for reports
+/// without a seal.
+fn refusal(e: Error) -> Failure {
+    match e {
+        Error::ShardSeal { missing: true, .. } => Failure::usage(format!(
+            "{e}; rerun that shard, or merge with --allow-unsealed to accept it unchecked"
+        )),
+        e => Failure::usage(e.to_string()),
+    }
 }

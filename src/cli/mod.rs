@@ -6,9 +6,12 @@
 
 mod args;
 mod bench;
+mod compare;
+mod completions;
 mod count;
 mod estimate;
 mod longrun;
+mod man;
 mod merge;
 mod output;
 mod place;
@@ -19,11 +22,11 @@ mod verify;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Exact N-Queens solution counts, fast.
 #[derive(Debug, Parser)]
-#[command(name = "nqueens", version, about, long_about = None)]
+#[command(name = "nqueens", version = env!("NQUEENS_VERSION_TEXT"), about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -32,17 +35,37 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Count the solutions for an N x N board.
+    #[command(after_help = count::EXAMPLES)]
     Count(count::CountArgs),
     /// Write every solution (or the completions of placed queens) in lexicographic order.
+    #[command(after_help = solve::EXAMPLES)]
     Solve(solve::SolveArgs),
     /// Count n = 0..=MAX and compare with the published totals (OEIS A000170).
+    #[command(after_help = verify::EXAMPLES)]
     Verify(verify::VerifyArgs),
-    /// Time a ladder of counts and save the table under results/.
+    /// Measure a ladder of counts repeatedly and save the report under results/.
+    #[command(after_help = bench::EXAMPLES)]
     Bench(bench::BenchArgs),
+    /// Compare two bench reports: a verdict per row, exit status 1 on a regression.
+    #[command(after_help = compare::EXAMPLES)]
+    Compare(compare::CompareArgs),
     /// Sum the JSON outputs of `count --shard I/K --json` into the total.
+    #[command(after_help = merge::EXAMPLES)]
     Merge(merge::MergeArgs),
     /// Estimate the nodes and run time of a count (Knuth's random probes).
+    #[command(after_help = estimate::EXAMPLES)]
     Estimate(estimate::EstimateArgs),
+    /// Print the completion script for a shell (bash, zsh, fish, powershell, elvish).
+    #[command(after_help = completions::EXAMPLES)]
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page of nqueens or of a command (roff), or write them all.
+    #[command(after_help = man::EXAMPLES)]
+    Man(man::ManArgs),
+}
+
+/// The whole command line definition (for completions and manual pages).
+fn command() -> clap::Command {
+    Cli::command()
 }
 
 /// A command's failure: the message for stderr and the exit status.
@@ -85,7 +108,7 @@ impl From<nqueens::Error> for Failure {
                 "--unique cannot be combined with placed queens: symmetry classes are only \
                  defined for the whole board",
             ),
-            Error::OutOfRange { .. }
+            Error::OutOfRange(_)
             | Error::TooManyTasks { .. }
             | Error::Placement(_)
             | Error::Checkpoint { .. }
@@ -109,8 +132,11 @@ pub fn main() -> ExitCode {
         Command::Solve(a) => solve::run(&a),
         Command::Verify(a) => verify::run(&a),
         Command::Bench(a) => bench::run(&a),
+        Command::Compare(a) => compare::run(&a),
         Command::Merge(a) => merge::run(&a),
         Command::Estimate(a) => estimate::run(&a),
+        Command::Completions(a) => completions::run(&a),
+        Command::Man(a) => man::run(&a),
     };
     match outcome {
         Ok(code) => code,

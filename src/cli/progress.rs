@@ -1,26 +1,43 @@
-//! The progress bar of long counts: tasks done / total, elapsed, ETA and solutions so
-//! far, drawn on stderr (indicatif).
+//! The progress of long counts on stderr, in one of two forms:
+//!
+//! - on a terminal, a bar (tasks done/total, elapsed, ETA, solutions so far, drawn by
+//!   indicatif) that appears only once the tasks have run for [`DELAY`], so a quick
+//!   count shows nothing, and that is cleared when the run ends, so the result on
+//!   stdout starts on a clean line (as cargo does);
+//! - forced (`--progress`) onto a file or a pipe, plain lines without control
+//!   sequences: one every [`PERIOD`] once the task list is known, and one when the
+//!   run ends.
+//!
+//! The environment variable `NQUEENS_PROGRESS_MS` sets both the delay and the period in
+//! milliseconds (the tests use it to see both forms on short runs).
 
 use std::io::{self, IsTerminal, Write};
-use std::sync::Mutex;
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nqueens::{Observer, Started, TaskResult};
 
-/// Whether to show the bar: forced on, forced off, or only when stderr is a terminal.
+/// How long the tasks run before the terminal bar appears.
+pub const DELAY: Duration = Duration::from_secs(1);
+
+/// The time between two plain progress lines.
+pub const PERIOD: Duration = Duration::from_secs(5);
+
+/// Whether to show progress: forced on, forced off, or only when stderr is a terminal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
-    /// Draw it, even if stderr is not a terminal.
+    /// Show it, as a bar on a terminal and as plain lines elsewhere.
     On,
-    /// Never draw it.
+    /// Never show it.
     Off,
-    /// Draw it when stderr is a terminal.
+    /// Show the bar when stderr is a terminal, nothing otherwise.
     Auto,
 }
 
 impl Mode {
-    /// Whether a bar is drawn in this mode.
+    /// Whether progress is shown in this mode.
     pub fn shows(self) -> bool {
         match self {
             Mode::On => true,
@@ -30,123 +47,338 @@ impl Mode {
     }
 }
 
-/// A progress bar on stderr that follows a long run.
-pub struct Bar {
-    bar: ProgressBar,
-    solutions: Mutex<u128>,
+/// Where a run stands, as the observer has heard it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    /// The tasks of the run (0 until it starts).
+    tasks: usize,
+    /// Tasks finished, those taken from a checkpoint included.
+    done: usize,
+    /// Weighted solutions of the finished tasks.
+    solutions: u128,
+    /// When the tasks started, and how many were done then (from a checkpoint).
+    started: Option<(Instant, usize)>,
+    /// Whether the run has ended (the ticker thread stops).
+    stopped: bool,
 }
 
-impl Bar {
-    /// A bar for a run; `forced` draws it even when stderr is not a terminal.
-    pub fn new(forced: bool) -> Self {
-        let target = if forced && !io::stderr().is_terminal() {
-            ProgressDrawTarget::term_like_with_hz(Box::new(PlainStderr), 2)
+/// How progress is drawn.
+enum View {
+    /// The indicatif bar, hidden until the ticker thread reveals it.
+    Bar(ProgressBar),
+    /// Plain lines on stderr.
+    Lines,
+}
+
+/// What the observer (worker threads), the ticker thread and the command share.
+struct Shared {
+    tally: Mutex<Tally>,
+    /// Woken when the run starts its tasks or ends.
+    wake: Condvar,
+    view: View,
+    /// When the run began.
+    begun: Instant,
+}
+
+impl Shared {
+    fn tally(&self) -> MutexGuard<'_, Tally> {
+        self.tally.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Waits until woken, or at most `timeout`.
+    fn wait<'a>(
+        &self,
+        tally: MutexGuard<'a, Tally>,
+        timeout: Option<Duration>,
+    ) -> MutexGuard<'a, Tally> {
+        match timeout {
+            Some(timeout) => match self.wake.wait_timeout(tally, timeout) {
+                Ok((tally, _)) => tally,
+                Err(e) => e.into_inner().0,
+            },
+            None => self
+                .wake
+                .wait(tally)
+                .unwrap_or_else(PoisonError::into_inner),
+        }
+    }
+}
+
+/// The progress display of one long run: an [`Observer`] of the run, ended with
+/// [`Progress::finish`].
+pub struct Progress {
+    shared: Arc<Shared>,
+    ticker: Option<JoinHandle<()>>,
+}
+
+impl Progress {
+    /// Progress for a run that begins now: a bar if stderr is a terminal, plain lines
+    /// otherwise.
+    pub fn new() -> Self {
+        let (delay, period) = timing();
+        let view = if io::stderr().is_terminal() {
+            View::Bar(hidden_bar())
         } else {
-            ProgressDrawTarget::stderr_with_hz(4)
+            View::Lines
         };
-        let bar = ProgressBar::with_draw_target(Some(0), target);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{wide_bar}] {pos}/{len} tasks, ETA {eta_precise}, {msg}",
-            )
-            .expect("the progress template is valid")
-            .progress_chars("=> "),
-        );
-        bar.enable_steady_tick(Duration::from_millis(500));
-        Bar {
-            bar,
-            solutions: Mutex::new(0),
+        let shared = Arc::new(Shared {
+            tally: Mutex::new(Tally::default()),
+            wake: Condvar::new(),
+            view,
+            begun: Instant::now(),
+        });
+        let ticker = {
+            let shared = Arc::clone(&shared);
+            std::thread::spawn(move || match &shared.view {
+                View::Bar(bar) => reveal_bar(&shared, bar, delay),
+                View::Lines => write_lines(&shared, period),
+            })
+        };
+        Progress {
+            shared,
+            ticker: Some(ticker),
         }
     }
 
-    /// Leaves the final state of the bar on stderr, with the run's total.
-    pub fn finish(&self, total: Option<u128>) {
-        if let Some(total) = total {
-            self.show_solutions(total);
+    /// Ends the display: the bar is cleared; plain lines get a last one with the run's
+    /// total (`None` when the run failed: no last line).
+    pub fn finish(mut self, total: Option<u128>) {
+        self.stop();
+        match &self.shared.view {
+            View::Bar(bar) => bar.finish_and_clear(),
+            View::Lines => {
+                if let Some(total) = total {
+                    let tally = *self.shared.tally();
+                    put_line(&final_line(&tally, self.shared.begun.elapsed(), total));
+                }
+            }
         }
-        self.bar.finish();
     }
 
-    fn show_solutions(&self, solutions: u128) {
-        self.bar
-            .set_message(format!("{solutions} solutions so far"));
+    /// Stops the ticker thread and waits for it.
+    fn stop(&mut self) {
+        self.shared.tally().stopped = true;
+        self.shared.wake.notify_all();
+        if let Some(ticker) = self.ticker.take() {
+            let _ = ticker.join();
+        }
     }
 }
 
-impl Observer for Bar {
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl Observer for Progress {
     fn started(&self, start: &Started) {
-        self.bar.set_length(start.tasks as u64);
-        self.bar.set_position(start.done as u64);
-        self.bar.reset_eta();
-        *self.solutions.lock().unwrap_or_else(|e| e.into_inner()) = start.solutions;
-        self.show_solutions(start.solutions);
+        let mut tally = self.shared.tally();
+        tally.tasks = start.tasks;
+        tally.done = start.done;
+        tally.solutions = start.solutions;
+        tally.started = Some((Instant::now(), start.done));
+        if let View::Bar(bar) = &self.shared.view {
+            bar.set_length(start.tasks as u64);
+            bar.set_position(start.done as u64);
+            bar.reset_eta();
+            bar.set_message(so_far(start.solutions));
+        }
+        self.shared.wake.notify_all();
     }
 
     fn finished(&self, result: &TaskResult) {
-        // The message is set under the lock so that a later total never loses to an
-        // earlier one.
-        let mut solutions = self.solutions.lock().unwrap_or_else(|e| e.into_inner());
-        *solutions += result.weighted;
-        self.show_solutions(*solutions);
-        self.bar.inc(1);
-    }
-}
-
-/// stderr driven with ANSI control sequences, for a bar forced onto a non-terminal.
-#[derive(Debug)]
-struct PlainStderr;
-
-impl PlainStderr {
-    fn put(&self, s: &str) -> io::Result<()> {
-        io::stderr().lock().write_all(s.as_bytes())
-    }
-
-    /// Moves the cursor `n` places (none when `n` is 0) with the ANSI code `direction`.
-    fn cursor(&self, n: usize, direction: char) -> io::Result<()> {
-        if n > 0 {
-            self.put(&format!("\x1b[{n}{direction}"))?;
+        // The bar's message is set under the lock so that a later total never loses
+        // to an earlier one.
+        let mut tally = self.shared.tally();
+        tally.done += 1;
+        tally.solutions += result.weighted;
+        if let View::Bar(bar) = &self.shared.view {
+            bar.set_message(so_far(tally.solutions));
+            bar.inc(1);
         }
-        Ok(())
     }
 }
 
-impl TermLike for PlainStderr {
-    fn width(&self) -> u16 {
-        std::env::var("COLUMNS")
-            .ok()
-            .and_then(|c| c.parse().ok())
-            .unwrap_or(100)
+/// The delay before the bar and the period of plain lines: [`DELAY`] and [`PERIOD`],
+/// or both `NQUEENS_PROGRESS_MS` milliseconds (at least 1).
+fn timing() -> (Duration, Duration) {
+    match std::env::var("NQUEENS_PROGRESS_MS")
+        .ok()
+        .and_then(|ms| ms.trim().parse::<u64>().ok())
+    {
+        Some(ms) => (Duration::from_millis(ms), Duration::from_millis(ms.max(1))),
+        None => (DELAY, PERIOD),
+    }
+}
+
+/// A bar that draws nowhere until [`reveal_bar`] gives it stderr.
+fn hidden_bar() -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} tasks, ETA {eta_precise}, {msg}",
+        )
+        .expect("the progress template is valid")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+/// The ticker of a terminal bar: once the tasks have started and `delay` has passed
+/// since the run began, draws the bar on stderr (redrawn four times a second); does
+/// nothing if the run ends first.
+fn reveal_bar(shared: &Shared, bar: &ProgressBar, delay: Duration) {
+    let deadline = shared.begun + delay;
+    let mut tally = shared.tally();
+    loop {
+        if tally.stopped {
+            return;
+        }
+        let now = Instant::now();
+        if tally.started.is_some() && now >= deadline {
+            break;
+        }
+        tally = shared.wait(tally, (now < deadline).then(|| deadline - now));
+    }
+    // Drawn under the lock, so that `finish` (which takes it to stop this thread) clears
+    // a bar that is fully set up.
+    bar.set_draw_target(ProgressDrawTarget::stderr_with_hz(4));
+    bar.tick();
+    bar.enable_steady_tick(Duration::from_millis(250));
+    drop(tally);
+}
+
+/// The ticker of plain lines: a line every `period` once the tasks have started, until
+/// the run ends.
+fn write_lines(shared: &Shared, period: Duration) {
+    let mut next = shared.begun + period;
+    loop {
+        let mut tally = shared.tally();
+        while !tally.stopped && Instant::now() < next {
+            let wait = next.saturating_duration_since(Instant::now());
+            tally = shared.wait(tally, Some(wait));
+        }
+        if tally.stopped {
+            return;
+        }
+        let snapshot = *tally;
+        drop(tally);
+        let now = Instant::now();
+        if let Some(line) = periodic_line(&snapshot, now, now - shared.begun) {
+            put_line(&line);
+        }
+        next = (next + period).max(now);
+    }
+}
+
+/// Writes one line to stderr (a failed write is no reason to stop the count).
+fn put_line(line: &str) {
+    let mut err = io::stderr().lock();
+    let _ = writeln!(err, "{line}");
+    let _ = err.flush();
+}
+
+/// The message of the bar.
+fn so_far(solutions: u128) -> String {
+    format!("{solutions} solutions so far")
+}
+
+/// A plain progress line at `now`, `elapsed` into the run; none before the tasks start
+/// (the task count is not known yet).
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "task counts are far below 2^52, and the ETA is an estimate"
+)]
+fn periodic_line(tally: &Tally, now: Instant, elapsed: Duration) -> Option<String> {
+    let (started_at, done_then) = tally.started?;
+    let ran = tally.done - done_then;
+    let eta = if ran == 0 {
+        "unknown".to_string()
+    } else {
+        let per_task = now.duration_since(started_at).as_secs_f64() / ran as f64;
+        clock(Duration::from_secs_f64(
+            per_task * tally.tasks.saturating_sub(tally.done) as f64,
+        ))
+    };
+    Some(format!(
+        "{} {}/{} tasks ({}%), ETA {eta}, {}",
+        clock(elapsed),
+        tally.done,
+        tally.tasks,
+        percent(tally.done, tally.tasks),
+        so_far(tally.solutions),
+    ))
+}
+
+/// The last plain line: the run has ended with `total` solutions.
+fn final_line(tally: &Tally, elapsed: Duration, total: u128) -> String {
+    format!(
+        "{} {}/{} tasks ({}%), done: {total} solutions",
+        clock(elapsed),
+        tally.done,
+        tally.tasks,
+        percent(tally.done, tally.tasks),
+    )
+}
+
+/// Whole percent done, rounded down (100 only when every task is done).
+fn percent(done: usize, tasks: usize) -> usize {
+    (done * 100).checked_div(tasks).unwrap_or(100)
+}
+
+/// A duration as hours:minutes:seconds (`00:01:05`; hours grow past 99).
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_wait_for_the_task_list() {
+        let now = Instant::now();
+        let tally = Tally::default();
+        assert_eq!(periodic_line(&tally, now, Duration::from_secs(7)), None);
     }
 
-    fn move_cursor_up(&self, n: usize) -> io::Result<()> {
-        self.cursor(n, 'A')
+    #[test]
+    fn lines_show_tasks_eta_and_solutions() {
+        let start = Instant::now();
+        let tally = Tally {
+            tasks: 400,
+            done: 150,
+            solutions: 1234,
+            started: Some((start, 50)),
+            stopped: false,
+        };
+        // 100 tasks in 10 s: the 250 left take 25 s.
+        let line = periodic_line(
+            &tally,
+            start + Duration::from_secs(10),
+            Duration::from_secs(3671),
+        );
+        assert_eq!(
+            line.as_deref(),
+            Some("01:01:11 150/400 tasks (37%), ETA 00:00:25, 1234 solutions so far")
+        );
+        let fresh = Tally { done: 50, ..tally };
+        assert!(periodic_line(&fresh, start, Duration::ZERO)
+            .unwrap()
+            .contains("ETA unknown"));
+        let done = Tally { done: 400, ..tally };
+        assert_eq!(
+            final_line(&done, Duration::from_millis(2500), 5678),
+            "00:00:02 400/400 tasks (100%), done: 5678 solutions"
+        );
     }
 
-    fn move_cursor_down(&self, n: usize) -> io::Result<()> {
-        self.cursor(n, 'B')
-    }
-
-    fn move_cursor_right(&self, n: usize) -> io::Result<()> {
-        self.cursor(n, 'C')
-    }
-
-    fn move_cursor_left(&self, n: usize) -> io::Result<()> {
-        self.cursor(n, 'D')
-    }
-
-    fn write_line(&self, s: &str) -> io::Result<()> {
-        self.put(&format!("{s}\n"))
-    }
-
-    fn write_str(&self, s: &str) -> io::Result<()> {
-        self.put(s)
-    }
-
-    fn clear_line(&self) -> io::Result<()> {
-        self.put("\r\x1b[2K")
-    }
-
-    fn flush(&self) -> io::Result<()> {
-        io::stderr().flush()
+    #[test]
+    fn clock_and_percent() {
+        assert_eq!(clock(Duration::from_secs(360_000 + 61)), "100:01:01");
+        assert_eq!(percent(399, 400), 99);
+        assert_eq!(percent(0, 0), 100);
     }
 }

@@ -13,6 +13,15 @@ use super::{place, Failure, Outcome};
 /// Bytes buffered before a write to stdout.
 const STDOUT_BUFFER: usize = 1 << 20;
 
+/// Examples shown at the end of `nqueens solve --help` (each one runs as shown).
+pub const EXAMPLES: &str = "\
+Examples:
+  nqueens solve 4                             # both boards of n = 4
+  nqueens solve 6 --format leetcode           # LeetCode 51's answer
+  nqueens solve 8 --format columns --limit 3  # the first three solutions
+  nqueens solve 8 --unique --format jsonl     # one of each of the 12 classes
+  nqueens solve 8 --place 0:0 --format columns    # completions of a placed queen";
+
 /// Arguments of `solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {

@@ -9,6 +9,13 @@ use super::report::verify::{verify, VerifyRow};
 use super::Outcome;
 use clap::Args;
 
+/// Examples shown at the end of `nqueens verify --help` (each one runs as shown).
+pub const EXAMPLES: &str = "\
+Examples:
+  nqueens verify                              # n = 0..=14 against OEIS A000170
+  nqueens verify --max 16 --json
+  nqueens verify --max 12 --kernel scalar --symmetry none";
+
 /// Arguments of `verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
@@ -36,7 +43,7 @@ pub fn run(args: &VerifyArgs) -> Outcome {
         ))?;
     }
     let mut print_error = None;
-    let rows = verify(args.max, &options, |row| {
+    let report = verify(args.max, &options, |row| {
         if !args.json {
             if let Err(e) = print_stdout(&table_row(row)) {
                 print_error.get_or_insert(e);
@@ -46,15 +53,15 @@ pub fn run(args: &VerifyArgs) -> Outcome {
     if let Some(e) = print_error {
         return Err(e);
     }
-    let all_ok = rows.iter().all(|r| r.ok);
     if args.json {
-        let value = serde_json::json!({ "ok": all_ok, "rows": rows });
-        print_stdout(&format!("{value}\n"))?;
+        let json = serde_json::to_string(&report).expect("a report serializes");
+        print_stdout(&format!("{json}\n"))?;
     }
-    if all_ok {
+    if report.ok {
         Ok(ExitCode::SUCCESS)
     } else {
-        let bad: Vec<String> = rows
+        let bad: Vec<String> = report
+            .rows
             .iter()
             .filter(|r| !r.ok)
             .map(|r| r.n.to_string())
@@ -69,7 +76,7 @@ fn table_row(row: &VerifyRow) -> String {
     format!(
         "{:>3}  {:>20}  {:>20}  {:>19}  {:>19}  {:>3}  {:>10.3}\n",
         row.n,
-        row.computed,
+        row.total,
         show(row.published),
         row.unique,
         show(row.published_unique),

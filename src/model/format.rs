@@ -2,7 +2,7 @@
 //!
 //! An [`Encoder`] appends one solution (its column sequence) to a byte buffer using
 //! tables prepared once per board size, so that the parallel generator of
-//! [`crate::solutions`] can format whole tasks in the workers. [`FormatWriter`] puts
+//! the parallel listing can format whole tasks in the workers. [`FormatWriter`] puts
 //! the encoded pieces together into one stream, adding what a format needs around them
 //! (the brackets of the `leetcode` array). The bytes are those of the renderings of
 //! [`crate::model::board::Board`].

@@ -8,22 +8,32 @@
 //!
 //! and every further line records one finished task as
 //! `index weighted_solutions nodes check`, where `check` is an FNV-1a hash of the
-//! rest of the line, so that a damaged line is detected. Each record is written to
-//! the file as soon as its task finishes (a killed process loses only the tasks it
-//! was running) and the file is synced to disk at most every [`SYNC_INTERVAL`] and at
-//! the end. On opening, an unterminated last line (a write torn by a crash) is cut
-//! off and its task runs again; a header of another run, a damaged complete line, a
-//! duplicated or out-of-range task, or anything that is not a checkpoint is refused.
+//! rest of the line, so that a damaged line is detected. Nothing here depends on what
+//! a task is: a record is an index, a weighted count and a measure of work.
+//!
+//! A run holds the file exclusively ([`crate::run::lock`]) from before it reads it
+//! until it ends. Each record is written to the file as soon as its task finishes (a
+//! killed process loses only the tasks it was running) and the file is synced to disk
+//! at most every [`SYNC_INTERVAL`], at once after a stop was requested, and at the
+//! end. A write that fails (a full disk) is cut off again and ends the recording, so
+//! the file never holds a partial record followed by others. On opening, an
+//! unterminated last line (a write torn by a crash) is cut off and its task runs
+//! again; a header of another run, a damaged complete line, a duplicated or
+//! out-of-range task, or anything that is not a checkpoint is refused.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
 use crate::run::identity::RunId;
+use crate::run::lock::Held;
 use crate::run::tasks::TaskResult;
+use format::{header_line, parse, record_line};
+
+mod format;
 
 /// The first word of a checkpoint file.
 pub(crate) const MAGIC: &str = "nqueens-checkpoint";
@@ -31,18 +41,24 @@ pub(crate) const MAGIC: &str = "nqueens-checkpoint";
 /// The longest time between two syncs of the file while tasks finish.
 pub(crate) const SYNC_INTERVAL: Duration = Duration::from_secs(1);
 
-/// An open checkpoint, ready to record finished tasks.
+/// An open checkpoint, held exclusively (see [`crate::run::lock`]) and ready to
+/// record finished tasks.
 #[derive(Debug)]
 pub(crate) struct Checkpoint {
     path: PathBuf,
+    held: Held,
     writer: Mutex<Writer>,
 }
 
 #[derive(Debug)]
 struct Writer {
     file: File,
+    /// The length of the file's complete records.
+    len: u64,
     last_sync: Instant,
     unsynced: bool,
+    /// The first write that failed: no record is written after it.
+    failed: Option<String>,
 }
 
 /// What an opened checkpoint already holds.
@@ -59,10 +75,15 @@ pub(crate) struct Resumed {
 }
 
 impl Checkpoint {
-    /// Opens the checkpoint at `path` for the run `id`: creates it if absent, or reads
-    /// what it holds. Refuses ([`Error::Checkpoint`]) a file of another run or a
-    /// damaged one, without changing it.
-    pub(crate) fn open(path: &Path, id: &RunId) -> Result<(Checkpoint, Resumed), Error> {
+    /// Opens the checkpoint at `path` for the run `id` with `tasks` tasks: creates it
+    /// if absent, takes its lock, and reads what it holds. Refuses
+    /// ([`Error::Checkpoint`]) a file that another run holds, a file of another run or
+    /// a damaged one, without changing it.
+    pub(crate) fn open(
+        path: &Path,
+        id: &RunId,
+        tasks: usize,
+    ) -> Result<(Checkpoint, Resumed), Error> {
         let header = header_line(id);
         let io = |what: &str| {
             let context = format!("checkpoint {}: cannot {what}", path.display());
@@ -72,87 +93,88 @@ impl Checkpoint {
             path: path.display().to_string(),
             problem,
         };
-        let existing = match File::open(path) {
-            Ok(mut file) => {
-                let mut bytes = Vec::new();
-                file.read_to_end(&mut bytes).map_err(io("read it"))?;
-                Some(bytes)
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(io("open it")(e)),
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(io("open it"))?;
+        // Nothing is read or changed before the lock is held.
+        let held = Held::take(&file, path)?;
+        let checkpoint = |file: File, len: u64| Checkpoint {
+            path: path.to_path_buf(),
+            held,
+            writer: Mutex::new(Writer {
+                file,
+                len,
+                last_sync: Instant::now(),
+                unsynced: false,
+                failed: None,
+            }),
         };
-        let starts_fresh = match &existing {
-            None => true,
-            // Nothing but a prefix of our own header: a crash while it was created.
-            Some(bytes) => !bytes.contains(&b'\n') && header.as_bytes().starts_with(bytes),
-        };
-        if starts_fresh {
-            let mut file = OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .open(path)
-                .map_err(io("create it"))?;
-            file.write_all(header.as_bytes())
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(io("read it"))?;
+        // Empty, or nothing but a prefix of our own header: new, or a crash while it
+        // was created.
+        let fresh = !bytes.contains(&b'\n') && header.as_bytes().starts_with(&bytes);
+        let (keep, resumed) = if fresh {
+            file.set_len(0)
+                .and_then(|()| file.seek(SeekFrom::Start(0)))
+                .and_then(|_| file.write_all(header.as_bytes()))
                 .and_then(|()| file.sync_all())
                 .map_err(io("write it"))?;
             sync_parent(path);
-            let checkpoint = Checkpoint::append_to(path)?;
             let resumed = Resumed {
                 fresh: true,
                 ..Resumed::default()
             };
-            return Ok((checkpoint, resumed));
-        }
-        let bytes = existing.unwrap_or_default();
-        let tasks: usize = id.get("tasks").and_then(|t| t.parse().ok()).unwrap_or(0);
-        let parsed = parse(&bytes, id, tasks).map_err(refuse)?;
-        if parsed.complete_len < bytes.len() {
-            let file = OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map_err(io("open it"))?;
-            file.set_len(parsed.complete_len as u64)
-                .and_then(|()| file.sync_all())
-                .map_err(io("cut its torn last line"))?;
-        }
-        let checkpoint = Checkpoint::append_to(path)?;
-        let resumed = Resumed {
-            done: parsed.done,
-            torn: parsed.complete_len < bytes.len(),
-            fresh: false,
+            (header.len(), resumed)
+        } else {
+            let parsed = parse(&bytes, id, tasks).map_err(refuse)?;
+            let torn = parsed.complete_len < bytes.len();
+            if torn {
+                file.set_len(parsed.complete_len as u64)
+                    .and_then(|()| file.sync_all())
+                    .map_err(io("cut its torn last line"))?;
+            }
+            let resumed = Resumed {
+                done: parsed.done,
+                torn,
+                fresh: false,
+            };
+            (parsed.complete_len, resumed)
         };
-        Ok((checkpoint, resumed))
+        file.seek(SeekFrom::Start(keep as u64))
+            .map_err(io("open it"))?;
+        Ok((checkpoint(file, keep as u64), resumed))
     }
 
-    fn append_to(path: &Path) -> Result<Checkpoint, Error> {
-        let file = OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(|source| Error::Io {
-                context: format!("checkpoint {}: cannot open it", path.display()),
-                source,
-            })?;
-        Ok(Checkpoint {
-            path: path.to_path_buf(),
-            writer: Mutex::new(Writer {
-                file,
-                last_sync: Instant::now(),
-                unsynced: false,
-            }),
-        })
+    /// The warning to show if the file could not be locked.
+    pub(crate) fn lock_warning(&self) -> Option<&str> {
+        self.held.warning()
     }
 
-    /// Appends the record of a finished task (written at once, synced in batches).
-    pub(crate) fn record(&self, result: &TaskResult) -> Result<(), Error> {
+    /// Appends the record of a finished task (written at once, synced in batches, and
+    /// at once after a stop was requested). A failed write is cut off the file, and
+    /// every later record is refused, so that the file holds only whole records.
+    pub(crate) fn record(&self, result: &TaskResult, urgent: bool) -> Result<(), Error> {
         let line = record_line(result);
         let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        writer
-            .file
-            .write_all(line.as_bytes())
-            .map_err(|e| self.io(e))?;
+        if let Some(why) = &writer.failed {
+            return Err(self.io(std::io::Error::other(why.clone())));
+        }
+        if let Err(e) = writer.file.write_all(line.as_bytes()) {
+            writer.failed = Some(e.to_string());
+            let len = writer.len;
+            // Cut the partial record, so that later appends cannot follow it.
+            let _ = writer.file.set_len(len);
+            let _ = writer.file.seek(SeekFrom::Start(len));
+            return Err(self.io(e));
+        }
+        writer.len += line.len() as u64;
         writer.unsynced = true;
-        if writer.last_sync.elapsed() >= SYNC_INTERVAL {
+        if urgent || writer.last_sync.elapsed() >= SYNC_INTERVAL {
             writer.sync().map_err(|e| self.io(e))?;
         }
         Ok(())
@@ -164,11 +186,24 @@ impl Checkpoint {
         writer.sync().map_err(|e| self.io(e))
     }
 
+    /// The file.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
     fn io(&self, source: std::io::Error) -> Error {
         Error::Io {
             context: format!("checkpoint {}: cannot write it", self.path.display()),
             source,
         }
+    }
+}
+
+impl Drop for Checkpoint {
+    /// Removes the owner note while the lock is still held (the file, and with it
+    /// the lock, closes after this).
+    fn drop(&mut self) {
+        self.held.release();
     }
 }
 
@@ -194,107 +229,14 @@ fn sync_parent(path: &Path) {
     }
 }
 
-/// The header line for run `id`, newline included.
-pub(crate) fn header_line(id: &RunId) -> String {
-    let body = format!("{MAGIC} {id}");
-    format!("{body} check={:016x}\n", fnv1a(body.as_bytes()))
-}
-
-/// The line recording `result`, newline included.
-pub(crate) fn record_line(result: &TaskResult) -> String {
-    let body = format!("{} {} {}", result.index, result.weighted, result.nodes);
-    format!("{body} {:016x}\n", fnv1a(body.as_bytes()))
-}
-
-/// The 64-bit FNV-1a hash of `bytes`.
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
-/// The records of a checkpoint file and the length of its complete lines.
-struct Parsed {
-    done: Vec<TaskResult>,
-    complete_len: usize,
-}
-
-/// Parses a checkpoint file expected to belong to `id`, with `tasks` tasks.
-fn parse(bytes: &[u8], id: &RunId, tasks: usize) -> Result<Parsed, String> {
-    let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let mut lines = bytes[..complete_len].split(|&b| b == b'\n');
-    let first = lines.next().unwrap_or_default();
-    let header = std::str::from_utf8(first).ok().and_then(parse_header);
-    let found = header.ok_or_else(|| {
-        "is not an nqueens checkpoint (refusing to use or overwrite it)".to_string()
-    })?;
-    if let Some(diff) = id.difference(&found) {
-        return Err(format!(
-            "belongs to another run ({}): use another file for this run",
-            diff.describe("here", "in the file")
-        ));
-    }
-    let mut seen = vec![false; tasks];
-    let mut done = Vec::new();
-    for (i, line) in lines.enumerate() {
-        let number = i + 2;
-        if line.is_empty() {
-            // `split` yields an empty piece after the final newline.
-            continue;
-        }
-        let result = std::str::from_utf8(line)
-            .ok()
-            .and_then(parse_record)
-            .ok_or_else(|| format!("line {number} is damaged (refusing to use the file)"))?;
-        if result.index >= tasks {
-            return Err(format!(
-                "line {number} names task {} but the run has {tasks} tasks",
-                result.index
-            ));
-        }
-        if std::mem::replace(&mut seen[result.index], true) {
-            return Err(format!(
-                "line {number} records task {} a second time",
-                result.index
-            ));
-        }
-        done.push(result);
-    }
-    Ok(Parsed { done, complete_len })
-}
-
-/// Parses a header line (without its newline) into the run it names.
-fn parse_header(line: &str) -> Option<RunId> {
-    let rest = line.strip_prefix(MAGIC)?.strip_prefix(' ')?;
-    let (fields, check) = rest.rsplit_once(" check=")?;
-    let body = &line[..MAGIC.len() + 1 + fields.len()];
-    if check != format!("{:016x}", fnv1a(body.as_bytes())) {
-        return None;
-    }
-    RunId::parse(fields)
-}
-
-/// Parses a record line (without its newline).
-fn parse_record(line: &str) -> Option<TaskResult> {
-    let (body, check) = line.rsplit_once(' ')?;
-    if check != format!("{:016x}", fnv1a(body.as_bytes())) {
-        return None;
-    }
-    let mut words = body.split(' ');
-    let result = TaskResult {
-        index: words.next()?.parse().ok()?,
-        weighted: words.next()?.parse().ok()?,
-        nodes: words.next()?.parse().ok()?,
-    };
-    words.next().is_none().then_some(result)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::plan::TaskList;
     use crate::run::identity::RunIdentity;
     use crate::symmetry::Symmetry;
+
+    const TASKS: usize = 12;
 
     fn id() -> RunId {
         let list = TaskList::build(8, Symmetry::Mirror, Some(2)).unwrap();
@@ -310,43 +252,33 @@ mod tests {
     }
 
     #[test]
-    fn records_round_trip() {
-        let r = result(7);
-        let line = record_line(&r);
-        assert_eq!(parse_record(line.trim_end()), Some(r));
-        let damaged = line.replacen("14", "15", 1);
-        assert_eq!(parse_record(damaged.trim_end()), None);
-        assert_eq!(parse_header(header_line(&id()).trim_end()), Some(id()));
-    }
-
-    #[test]
     fn create_resume_and_refuse() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.txt");
-        let (c, resumed) = Checkpoint::open(&path, &id()).unwrap();
+        let (c, resumed) = Checkpoint::open(&path, &id(), TASKS).unwrap();
         assert!(resumed.fresh && resumed.done.is_empty());
-        c.record(&result(1)).unwrap();
-        c.record(&result(3)).unwrap();
+        c.record(&result(1), false).unwrap();
+        c.record(&result(3), false).unwrap();
         c.finish().unwrap();
         drop(c);
         // A torn last line is cut off.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"5 10 10").unwrap();
         drop(f);
-        let (c, resumed) = Checkpoint::open(&path, &id()).unwrap();
+        let (c, resumed) = Checkpoint::open(&path, &id(), TASKS).unwrap();
         assert!(resumed.torn && !resumed.fresh);
         assert_eq!(resumed.done, vec![result(1), result(3)]);
-        c.record(&result(5)).unwrap();
+        c.record(&result(5), false).unwrap();
         c.finish().unwrap();
         drop(c);
-        let (_, resumed) = Checkpoint::open(&path, &id()).unwrap();
+        let (_, resumed) = Checkpoint::open(&path, &id(), TASKS).unwrap();
         assert_eq!(resumed.done, vec![result(1), result(3), result(5)]);
         assert!(!resumed.torn);
 
         // Another run's identity is refused and the file is left alone.
         let before = std::fs::read(&path).unwrap();
         let other = id().with("shard", "0/2");
-        let e = Checkpoint::open(&path, &other).unwrap_err();
+        let e = Checkpoint::open(&path, &other, TASKS).unwrap_err();
         assert!(e.to_string().contains("another run"), "{e}");
         assert!(matches!(e, Error::Checkpoint { .. }));
         assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -354,20 +286,20 @@ mod tests {
         // A damaged complete line is refused.
         let text = String::from_utf8(before.clone()).unwrap();
         std::fs::write(&path, text.replacen("\n3 6 ", "\n3 7 ", 1)).unwrap();
-        let e = Checkpoint::open(&path, &id()).unwrap_err();
+        let e = Checkpoint::open(&path, &id(), TASKS).unwrap_err();
         assert!(e.to_string().contains("line 3 is damaged"), "{e}");
 
         // A duplicated task is refused.
         std::fs::write(&path, format!("{text}{}", record_line(&result(1)))).unwrap();
-        let e = Checkpoint::open(&path, &id()).unwrap_err();
+        let e = Checkpoint::open(&path, &id(), TASKS).unwrap_err();
         assert!(e.to_string().contains("a second time"), "{e}");
 
         // Garbage is refused, a torn header is restarted.
         std::fs::write(&path, "hello\nworld\n").unwrap();
-        let e = Checkpoint::open(&path, &id()).unwrap_err();
+        let e = Checkpoint::open(&path, &id(), TASKS).unwrap_err();
         assert!(e.to_string().contains("not an nqueens checkpoint"), "{e}");
         std::fs::write(&path, &header_line(&id())[..20]).unwrap();
-        let (_, resumed) = Checkpoint::open(&path, &id()).unwrap();
+        let (_, resumed) = Checkpoint::open(&path, &id(), TASKS).unwrap();
         assert!(resumed.fresh);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), header_line(&id()));
     }

@@ -5,7 +5,7 @@ use serde::Serialize;
 use crate::error::Error;
 use crate::limits::{check_board_size, max_split_depth, min_split_depth};
 use crate::model::placement::Placement;
-use crate::run::tasks::{run_tasks, Setup, Sums};
+use crate::run::tasks::{Setup, Sums};
 use crate::search::kernel::Kernel;
 use crate::symmetry::rotation::{fundamental_counts, Fundamental};
 use crate::symmetry::Symmetry;
@@ -69,10 +69,14 @@ pub struct Count {
     pub kernel: Kernel,
     /// Rows fixed to form tasks.
     pub split_depth: usize,
-    /// Wall-clock time of task building and search.
+    /// Wall-clock time of task building and search (written rounded to the nanosecond).
+    #[serde(serialize_with = "crate::seconds::serialize")]
     pub seconds: f64,
     /// The version of this crate.
     pub version: &'static str,
+    /// The git commit of this build, when known ([`crate::COMMIT`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<&'static str>,
     /// The pre-placed queens (`R:C,...`) whose completions were counted, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placement: Option<String>,
@@ -103,6 +107,7 @@ impl Count {
             split_depth: list.split_depth,
             seconds: setup.start.elapsed().as_secs_f64(),
             version: crate::VERSION,
+            commit: crate::COMMIT,
             placement: setup.placement.clone(),
         }
     }
@@ -139,7 +144,7 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
 pub fn count_within(placement: &Placement, options: &Options) -> Result<Count, Error> {
     let setup = Setup::new(placement, options)?;
     let all: Vec<usize> = (0..setup.list.len()).collect();
-    let sums = setup.pool.install(|| run_tasks(&setup, &all, |_| {}))?;
+    let sums = setup.pool.install(|| setup.run_all(&all))?;
     let fundamental = whole_board_fundamental(&setup, options, sums.total)?;
     Ok(Count::assemble(&setup, sums, setup.threads, fundamental))
 }

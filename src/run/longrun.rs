@@ -2,20 +2,23 @@
 //! and watched task by task.
 //!
 //! All of it sits on the one task loop ([`crate::run::tasks`]) over the deterministic
-//! task list: the shard picks the task indices, the checkpoint removes those already
-//! finished and records the others as they finish, and an [`Observer`] hears about
-//! each one (for a progress display).
+//! task list, through the generic resumable pass ([`crate::run::resumable`]): the shard
+//! picks the task indices, the checkpoint (held exclusively) removes those already
+//! finished and records the others as they finish, an [`Observer`] hears about each
+//! one (for a progress display), and a [`Stop`] ends the run early with everything
+//! finished saved. This module adds what is particular to the backtracking count: its
+//! task list and identity, the fundamental counts, and the shard report.
 
 use std::path::Path;
-use std::sync::Mutex;
 
 use crate::error::Error;
 use crate::model::placement::Placement;
-use crate::run::checkpoint::Checkpoint;
 use crate::run::count::{whole_board_fundamental, Count, Options};
 use crate::run::identity::RunIdentity;
+use crate::run::resumable::{run_pass, Observer, Pass};
 use crate::run::shard::{Shard, ShardReport};
-use crate::run::tasks::{run_tasks, Setup, Sums, TaskResult};
+use crate::run::stop::Stop;
+use crate::run::tasks::Setup;
 use crate::symmetry::rotation::rotation_fixed;
 
 /// What a long run does besides counting.
@@ -23,31 +26,13 @@ use crate::symmetry::rotation::rotation_fixed;
 pub struct LongRunOptions<'a> {
     /// Run only this shard of the tasks.
     pub shard: Option<Shard>,
-    /// Resume from and record to this checkpoint file.
+    /// Resume from and record to this checkpoint file, held exclusively while the run
+    /// works.
     pub checkpoint: Option<&'a Path>,
+    /// Stop early when this is requested: no new task starts, the running ones finish,
+    /// the checkpoint is synced, and the run returns [`Error::Stopped`].
+    pub stop: Option<&'a Stop>,
 }
-
-/// Where a run stands when its tasks start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Started {
-    /// The tasks of this run (the shard's, or all).
-    pub tasks: usize,
-    /// How many of them a checkpoint already holds.
-    pub done: usize,
-    /// The weighted solutions of those.
-    pub solutions: u128,
-}
-
-/// Hears how a long run progresses; called from the worker threads.
-pub trait Observer: Sync {
-    /// The run is about to start its remaining tasks.
-    fn started(&self, _start: &Started) {}
-    /// A task finished (after its checkpoint record was written).
-    fn finished(&self, _result: &TaskResult) {}
-}
-
-/// An observer that ignores everything.
-impl Observer for () {}
 
 /// The result of a long run.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,12 +47,16 @@ pub struct LongRun {
     pub tasks: usize,
     /// Tasks taken from the checkpoint instead of being run.
     pub resumed: usize,
+    /// Tasks run by this process (`tasks - resumed`).
+    pub ran: usize,
+    /// Whether the run used a checkpoint.
+    pub checkpointed: bool,
 }
 
 /// Runs a count of the completions of `placement` (all solutions for the empty
-/// placement) under `options`, limited to a shard and checkpointed as `long` says,
-/// telling `observer`. Fundamental counts (`options.unique`) need the whole board (no
-/// placed queens); in a shard they are left to `merge`, and shard 0 reports the
+/// placement) under `options`, limited to a shard, checkpointed and stoppable as `long`
+/// says, telling `observer`. Fundamental counts (`options.unique`) need the whole board
+/// (no placed queens); in a shard they are left to `merge`, and shard 0 reports the
 /// rotation-fixed counts they come from.
 pub fn run(
     placement: &Placement,
@@ -79,59 +68,19 @@ pub fn run(
     let list = &setup.list;
     let identity = RunIdentity::of(list, setup.placement.as_deref().unwrap_or(""));
     let shard_name = long.shard.map_or("all".to_string(), |s| s.to_string());
-    let id = identity.fields().with("shard", &shard_name);
-    let selected = match long.shard {
-        Some(shard) => shard.indices(list.len()),
-        None => (0..list.len()).collect(),
+    let pass = Pass {
+        id: identity.fields().with("shard", &shard_name),
+        tasks: list.len(),
+        selected: match long.shard {
+            Some(shard) => shard.indices(list.len()),
+            None => (0..list.len()).collect(),
+        },
+        checkpoint: long.checkpoint,
     };
-    let (checkpoint, done) = match long.checkpoint {
-        Some(path) => {
-            let (checkpoint, resumed) = Checkpoint::open(path, &id)?;
-            (Some(checkpoint), resumed.done)
-        }
-        None => (None, Vec::new()),
-    };
-    let mut finished = vec![false; list.len()];
-    for r in &done {
-        finished[r.index] = true;
-    }
-    let remaining: Vec<usize> = selected.iter().copied().filter(|&i| !finished[i]).collect();
-    if remaining.len() + done.len() != selected.len() {
-        return Err(Error::Checkpoint {
-            path: long
-                .checkpoint
-                .map(|p| p.display().to_string())
-                .unwrap_or_default(),
-            problem: "records tasks outside this run's shard".into(),
-        });
-    }
-    let resumed = Sums::total_of(&done)?;
-    observer.started(&Started {
-        tasks: selected.len(),
-        done: done.len(),
-        solutions: resumed.total,
-    });
-    let failure: Mutex<Option<Error>> = Mutex::new(None);
-    let ran = setup.pool.install(|| {
-        run_tasks(&setup, &remaining, |result| {
-            if let Some(checkpoint) = &checkpoint {
-                if let Err(e) = checkpoint.record(result) {
-                    failure
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .get_or_insert(e);
-                }
-            }
-            observer.finished(result);
-        })
-    });
-    if let Some(checkpoint) = &checkpoint {
-        checkpoint.finish()?;
-    }
-    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
-    }
-    let sums = resumed.checked_add(ran?)?;
+    let never = Stop::new();
+    let stop = long.stop.unwrap_or(&never);
+    let finished = run_pass(&pass, &setup.pool, stop, observer, |i| setup.run_task(i))?;
+    let sums = finished.sums;
     let count = match long.shard {
         None => {
             let fundamental = whole_board_fundamental(&setup, options, sums.total)?;
@@ -157,8 +106,10 @@ pub fn run(
     Ok(LongRun {
         count,
         shard: long.shard,
-        tasks: selected.len(),
-        resumed: done.len(),
+        tasks: pass.selected.len(),
+        resumed: finished.resumed,
+        ran: finished.ran,
+        checkpointed: long.checkpoint.is_some(),
     })
 }
 
@@ -167,31 +118,38 @@ impl LongRun {
     pub fn shard_report(&self) -> Option<ShardReport> {
         let shard = self.shard?;
         let c = &self.count;
-        Some(ShardReport {
-            n: c.n,
-            symmetry: c.symmetry,
-            split_depth: c.split_depth,
-            placements: c.placement.clone().unwrap_or_default(),
-            shard: shard.index,
-            shards: shard.count,
-            tasks: self.tasks,
-            tasks_total: c.tasks,
-            total: c.total,
-            nodes: c.nodes,
-            rot180: c.rot180,
-            rot90: c.rot90,
-            threads: c.threads,
-            kernel: Some(c.kernel),
-            seconds: c.seconds,
-            version: crate::VERSION.to_string(),
-        })
+        Some(
+            ShardReport {
+                n: c.n,
+                symmetry: c.symmetry,
+                split_depth: c.split_depth,
+                placements: c.placement.clone().unwrap_or_default(),
+                shard: shard.index,
+                shards: shard.count,
+                tasks: self.tasks,
+                tasks_total: c.tasks,
+                total: c.total,
+                nodes: c.nodes,
+                rot180: c.rot180,
+                rot90: c.rot90,
+                threads: c.threads,
+                kernel: Some(c.kernel),
+                seconds: c.seconds,
+                version: crate::VERSION.to_string(),
+                commit: crate::COMMIT.map(str::to_string),
+                resumed: self.checkpointed.then_some(self.resumed),
+                ran: self.checkpointed.then_some(self.ran),
+                check: None,
+            }
+            .sealed(),
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::shard::merge;
+    use crate::run::merge::{merge, MergeOptions};
     use crate::symmetry::Symmetry;
 
     fn options() -> Options {
@@ -221,7 +179,7 @@ mod tests {
                     (format!("{i}"), r.shard_report().unwrap())
                 })
                 .collect();
-            let merged = merge(&reports).unwrap();
+            let merged = merge(&reports, &MergeOptions::default()).unwrap();
             assert_eq!(
                 (merged.total, merged.nodes),
                 (whole.total, whole.nodes),

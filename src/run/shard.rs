@@ -1,19 +1,19 @@
-//! Shards: a count split over independent jobs, and the merge of their outputs.
+//! Shards: a count split over independent jobs, and the sealed reports they write.
 //!
 //! Shard `I/K` runs the tasks whose index `i` in the deterministic task list has
 //! `i % K == I`. Its [`ShardReport`] (one JSON object) records the run it belongs to
-//! and its partial totals; [`merge`] sums a complete set of reports and refuses a set
-//! with a missing, duplicated or inconsistent shard.
+//! and its partial totals, sealed by a hash of its content ([`ShardReport::seal`]);
+//! [`crate::run::merge`] reads and sums a complete set of them.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use crate::error::Error;
 use crate::limits::Quantity;
 use crate::run::identity::RunIdentity;
 use crate::search::kernel::Kernel;
-use crate::symmetry::rotation::fundamental;
 use crate::symmetry::Symmetry;
 
 /// The environment variables that may hold the shard index for `--shard auto/K`, in
@@ -31,7 +31,7 @@ pub struct Shard {
 
 impl Shard {
     /// Parses `I/K`, or `auto/K` with the index read through `var` from the first set
-    /// variable of [`INDEX_VARIABLES`].
+    /// variable of `SLURM_ARRAY_TASK_ID` and `JOB_COMPLETION_INDEX`.
     pub fn parse(spec: &str, var: impl Fn(&str) -> Option<String>) -> Result<Shard, Error> {
         let bad = |why: String| Error::Shard(format!("bad shard '{spec}': {why}"));
         let form = "expected I/K (or auto/K) with integers 0 <= I < K";
@@ -70,7 +70,13 @@ impl Shard {
 
     /// The task indices of this shard among `tasks` tasks.
     pub fn indices(&self, tasks: usize) -> Vec<usize> {
-        (self.index..tasks).step_by(self.count).collect()
+        (self.index..tasks).step_by(self.count.max(1)).collect()
+    }
+
+    /// How many of `tasks` tasks this shard runs (the length of
+    /// [`Shard::indices`], without listing them).
+    pub fn share(&self, tasks: usize) -> usize {
+        tasks.saturating_sub(self.index).div_ceil(self.count.max(1))
     }
 }
 
@@ -120,9 +126,54 @@ pub struct ShardReport {
     pub seconds: f64,
     /// The version of the crate that ran it.
     pub version: String,
+    /// The git commit it was built from, when its build knew it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// With a checkpoint: the tasks taken from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumed: Option<usize>,
+    /// With a checkpoint: the tasks run by the process that wrote the report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ran: Option<usize>,
+    /// The seal: the SHA-256 of the report's canonical form, as 64 hex digits (see
+    /// [`ShardReport::seal`]). Absent from the outputs of versions before sealing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<String>,
 }
 
 impl ShardReport {
+    /// The seal of this report: the SHA-256 of its canonical form, the compact JSON of
+    /// every field but `check`, in the order of this struct, as 64 lowercase hex
+    /// digits.
+    ///
+    /// A plain hash, not a keyed one: it detects damage and edits (a changed digit, a
+    /// removed field, a tool that rounded a large integer), which is what a set of
+    /// shard files copied between clusters needs. It does not stop someone who means
+    /// to forge a report and recomputes the hash; a key would have to be shared with
+    /// every job, and would then be no secret.
+    pub fn seal(&self) -> String {
+        let canonical = ShardReport {
+            check: None,
+            ..self.clone()
+        };
+        let text = serde_json::to_string(&canonical).expect("a shard report serializes");
+        Sha256::digest(text.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    /// This report with its seal in `check`.
+    pub fn sealed(self) -> ShardReport {
+        let check = Some(self.seal());
+        ShardReport { check, ..self }
+    }
+
+    /// Whether `check` holds this report's seal: `None` when it has no seal at all.
+    pub fn seal_holds(&self) -> Option<bool> {
+        self.check.as_ref().map(|check| *check == self.seal())
+    }
+
     /// The run this shard belongs to.
     pub(crate) fn identity(&self) -> RunIdentity {
         RunIdentity {
@@ -133,141 +184,6 @@ impl ShardReport {
             tasks: self.tasks_total,
         }
     }
-}
-
-/// The sum of a complete set of shard outputs.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Merged {
-    /// The board size.
-    pub n: usize,
-    /// The number of solutions.
-    pub total: u128,
-    /// The fundamental solutions, when shard 0 ran with `--unique` (from its
-    /// rotation-fixed counts and the total, by Burnside's lemma).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unique: Option<u128>,
-    /// Shard 0's count of the solutions fixed by the half turn, if it made one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rot180: Option<u128>,
-    /// Shard 0's count of the solutions fixed by the quarter turn, if it made one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rot90: Option<u128>,
-    /// The queens placed by all shards together (equal to an unsharded count's).
-    pub nodes: u128,
-    /// The tasks of the whole count.
-    pub tasks: usize,
-    /// The symmetry mode.
-    pub symmetry: Symmetry,
-    /// Rows fixed to form tasks.
-    pub split_depth: usize,
-    /// Pre-placed queens (empty when none).
-    pub placements: String,
-    /// The number of shards merged.
-    pub shards: usize,
-    /// The shards' wall-clock seconds added up.
-    pub shard_seconds: f64,
-}
-
-/// Sums the shard outputs `reports`, each named by where it came from. Refuses
-/// ([`Error::Merge`]) an empty set, one with shards of different runs, a shard given
-/// twice, a missing shard, or a shard whose task count is not its share.
-pub fn merge(reports: &[(String, ShardReport)]) -> Result<Merged, Error> {
-    let fail = |m: String| Err(Error::Merge(m));
-    let Some((first_name, first)) = reports.first() else {
-        return fail("nothing to merge: no shard outputs given".into());
-    };
-    let mut seen: std::collections::BTreeMap<usize, &str> = Default::default();
-    let run = first.identity();
-    for (name, r) in reports {
-        if let Some(diff) = r.identity().difference(&run) {
-            return fail(format!(
-                "{name} is from another run than {first_name}: {}",
-                diff.describe("there", &format!("in {first_name}"))
-            ));
-        }
-        if r.shards != first.shards {
-            return fail(format!(
-                "{name} is from another run than {first_name}: it is one of {} shards, not {}",
-                r.shards, first.shards
-            ));
-        }
-        if r.shard >= r.shards {
-            return fail(format!(
-                "{name}: shard {} is not below the shard count {}",
-                r.shard, r.shards
-            ));
-        }
-        if let Some(other) = seen.insert(r.shard, name) {
-            return fail(format!(
-                "shard {}/{} is given twice ({other} and {name})",
-                r.shard, r.shards
-            ));
-        }
-        let share = Shard {
-            index: r.shard,
-            count: r.shards,
-        }
-        .indices(r.tasks_total)
-        .len();
-        if r.tasks != share {
-            return fail(format!(
-                "{name}: shard {}/{} ran {} tasks, but its share is {share}",
-                r.shard, r.shards, r.tasks
-            ));
-        }
-    }
-    let missing: Vec<String> = (0..first.shards)
-        .filter(|i| !seen.contains_key(i))
-        .take(10)
-        .map(|i| format!("{i}/{}", first.shards))
-        .collect();
-    if !missing.is_empty() {
-        let more = first.shards - seen.len() - missing.len();
-        let tail = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        };
-        return fail(format!("shards missing: {}{tail}", missing.join(", ")));
-    }
-    let overflow = |what: &str| Error::Merge(format!("the shards' {what} add up past 2^128"));
-    let mut total = 0u128;
-    let mut nodes = 0u128;
-    for (_, r) in reports {
-        total = total
-            .checked_add(r.total)
-            .ok_or_else(|| overflow("totals"))?;
-        nodes = nodes
-            .checked_add(r.nodes)
-            .ok_or_else(|| overflow("nodes"))?;
-    }
-    let zero = reports.iter().map(|(_, r)| r).find(|r| r.shard == 0);
-    let (rot180, rot90) = zero.map_or((None, None), |r| (r.rot180, r.rot90));
-    let unique = match (rot180, rot90) {
-        (Some(rot180), Some(rot90)) => {
-            Some(fundamental(first.n, total, rot180, rot90).ok_or_else(|| {
-                Error::Merge(format!(
-                    "the total {total} and shard 0's rotation-fixed counts ({rot180}, {rot90}) \
-                     give no whole number of classes: a shard report is wrong"
-                ))
-            })?)
-        }
-        _ => None,
-    };
-    Ok(Merged {
-        n: first.n,
-        total,
-        unique,
-        rot180,
-        rot90,
-        nodes,
-        tasks: first.tasks_total,
-        symmetry: first.symmetry,
-        split_depth: first.split_depth,
-        placements: first.placements.clone(),
-        shards: first.shards,
-        shard_seconds: reports.iter().map(|(_, r)| r.seconds).sum(),
-    })
 }
 
 #[cfg(test)]
@@ -310,72 +226,13 @@ mod tests {
         all.sort_unstable();
         assert_eq!(all, (0..10).collect::<Vec<_>>());
         assert!(Shard { index: 4, count: 5 }.indices(3).is_empty());
-    }
-
-    fn report(shard: usize, shards: usize) -> (String, ShardReport) {
-        let tasks_total = 10;
-        (
-            format!("s{shard}.json"),
-            ShardReport {
-                n: 8,
-                symmetry: Symmetry::Mirror,
-                kernel: Some(Kernel::Scalar),
-                split_depth: 2,
-                placements: String::new(),
-                shard,
-                shards,
-                tasks: Shard {
-                    index: shard,
-                    count: shards,
+        for tasks in 0..20 {
+            for count in 1..6 {
+                for index in 0..count {
+                    let shard = Shard { index, count };
+                    assert_eq!(shard.share(tasks), shard.indices(tasks).len());
                 }
-                .indices(tasks_total)
-                .len(),
-                tasks_total,
-                total: 10 * shard as u128,
-                nodes: 5,
-                rot180: None,
-                rot90: None,
-                threads: 1,
-                seconds: 0.5,
-                version: "0".into(),
-            },
-        )
-    }
-
-    #[test]
-    fn merges_complete_sets_only() {
-        let set: Vec<_> = (0..3).map(|i| report(i, 3)).collect();
-        let merged = merge(&set).unwrap();
-        assert_eq!((merged.total, merged.nodes, merged.shards), (30, 15, 3));
-        let e = merge(&set[..2]).unwrap_err().to_string();
-        assert_eq!(e, "shards missing: 2/3");
-        let mut twice = set.clone();
-        twice.push(report(1, 3));
-        assert!(merge(&twice)
-            .unwrap_err()
-            .to_string()
-            .contains("given twice"));
-        let mut mixed = set.clone();
-        mixed[2].1.n = 9;
-        assert!(merge(&mixed)
-            .unwrap_err()
-            .to_string()
-            .contains("n is '9' there but '8' in s0.json"));
-        let mut short = set;
-        short[0].1.tasks -= 1;
-        assert!(merge(&short).unwrap_err().to_string().contains("its share"));
-        assert!(merge(&[]).is_err());
-    }
-
-    #[test]
-    fn shards_of_different_kernels_and_versions_merge() {
-        let mut set: Vec<_> = (0..2).map(|i| report(i, 2)).collect();
-        set[1].1.kernel = Some(Kernel::Avx512);
-        assert_eq!(merge(&set).unwrap().total, 10);
-        // An output written before kernels were named still reads.
-        let mut value = serde_json::to_value(&set[0].1).unwrap();
-        value.as_object_mut().unwrap().remove("kernel");
-        let old: ShardReport = serde_json::from_value(value).unwrap();
-        assert_eq!(old.kernel, None);
+            }
+        }
     }
 }

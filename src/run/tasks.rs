@@ -10,6 +10,7 @@ use crate::limits::resolve_threads;
 use crate::model::placement::Placement;
 use crate::plan::TaskList;
 use crate::run::count::Options;
+use crate::run::stop::Stop;
 use crate::search::kernel::Resolved;
 
 /// What every count (plain, long-running or distributed) sets up before its search.
@@ -140,32 +141,89 @@ pub(crate) fn run_task(list: &TaskList, index: usize, kernel: Resolved) -> TaskR
     }
 }
 
-/// Runs the tasks of `setup` that `indices` yields, on the current rayon pool, calling
-/// `on_done` (from the worker threads) as each one finishes, and sums their results
-/// with checked arithmetic. Every count runs its tasks here.
-pub(crate) fn run_indices<I, F>(setup: &Setup, indices: I, on_done: F) -> Result<Sums, Error>
-where
-    I: ParallelIterator<Item = usize>,
-    F: Fn(&TaskResult) + Sync,
-{
-    indices
-        .map(|index| {
-            let result = run_task(&setup.list, index, setup.kernel);
-            on_done(&result);
-            Ok(Sums::of(&result))
-        })
-        .try_reduce(Sums::default, Sums::checked_add)
+/// What a pass of the task loop did: the sums of the tasks it ran, and how many ran.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Ran {
+    /// The sums of the tasks that ran.
+    pub(crate) sums: Sums,
+    /// How many tasks ran.
+    pub(crate) tasks: usize,
 }
 
-/// [`run_indices`] over a list of task indices, one task at a time per worker.
+impl Ran {
+    /// Both passes together, checked.
+    pub(crate) fn checked_add(self, other: Ran) -> Result<Ran, Error> {
+        Ok(Ran {
+            sums: self.sums.checked_add(other.sums)?,
+            tasks: self.tasks + other.tasks,
+        })
+    }
+}
+
+/// The one task loop: runs `work` on each index that `indices` yields, on the current
+/// rayon pool, calls `on_done` (from the worker threads) as each one finishes, and sums
+/// the results with checked arithmetic. It does not care what a task is.
 ///
-/// # Panics
-/// If an index is out of range.
-pub(crate) fn run_tasks<F>(setup: &Setup, indices: &[usize], on_done: F) -> Result<Sums, Error>
+/// `stop` is checked before each task starts: once it is requested no task starts,
+/// the running ones finish, and the pass returns what ran (`tasks` tells how many).
+/// An error from `on_done` (a checkpoint that cannot be written) ends the pass too.
+pub(crate) fn drive<I, W, F>(indices: I, stop: &Stop, work: W, on_done: F) -> Result<Ran, Error>
 where
-    F: Fn(&TaskResult) + Sync,
+    I: ParallelIterator<Item = usize>,
+    W: Fn(usize) -> TaskResult + Sync,
+    F: Fn(&TaskResult) -> Result<(), Error> + Sync,
 {
-    run_indices(setup, indices.par_iter().with_max_len(1).copied(), on_done)
+    indices
+        .filter(|_| !stop.is_requested())
+        .map(|index| {
+            let result = work(index);
+            on_done(&result)?;
+            Ok(Ran {
+                sums: Sums::of(&result),
+                tasks: 1,
+            })
+        })
+        .try_reduce(Ran::default, Ran::checked_add)
+}
+
+/// [`drive`] over a list of task indices, one task at a time per worker, each run by
+/// `work`.
+pub(crate) fn drive_list<W, F>(
+    indices: &[usize],
+    stop: &Stop,
+    work: W,
+    on_done: F,
+) -> Result<Ran, Error>
+where
+    W: Fn(usize) -> TaskResult + Sync,
+    F: Fn(&TaskResult) -> Result<(), Error> + Sync,
+{
+    drive(
+        indices.par_iter().with_max_len(1).copied(),
+        stop,
+        work,
+        on_done,
+    )
+}
+
+impl Setup {
+    /// Runs task `index` of this set-up's list with its kernel.
+    ///
+    /// # Panics
+    /// If `index` is out of range.
+    pub(crate) fn run_task(&self, index: usize) -> TaskResult {
+        run_task(&self.list, index, self.kernel)
+    }
+
+    /// Runs the listed tasks through the task loop on the current pool, never stopped,
+    /// and returns their sums.
+    ///
+    /// # Panics
+    /// If an index is out of range.
+    pub(crate) fn run_all(&self, indices: &[usize]) -> Result<Sums, Error> {
+        let ran = drive_list(indices, &Stop::new(), |i| self.run_task(i), |_| Ok(()))?;
+        Ok(ran.sums)
+    }
 }
 
 #[cfg(test)]
@@ -184,20 +242,60 @@ mod tests {
         let setup = Setup::new(&Placement::empty(9).unwrap(), &options).unwrap();
         let all: Vec<usize> = (0..setup.list.len()).collect();
         let seen = std::sync::Mutex::new(Vec::new());
-        let sums = setup
+        let ran = setup
             .pool
-            .install(|| run_tasks(&setup, &all, |r| seen.lock().unwrap().push(*r)))
+            .install(|| {
+                drive_list(
+                    &all,
+                    &Stop::new(),
+                    |i| setup.run_task(i),
+                    |r| {
+                        seen.lock().unwrap().push(*r);
+                        Ok(())
+                    },
+                )
+            })
             .unwrap();
+        let sums = ran.sums;
+        assert_eq!(ran.tasks, setup.list.len());
         assert_eq!(sums.total, 352);
         let mut seen = seen.into_inner().unwrap();
         seen.sort_by_key(|r| r.index);
         assert_eq!(seen.len(), setup.list.len());
         assert_eq!(Sums::total_of(&seen).unwrap(), sums);
-        let odd = setup
-            .pool
-            .install(|| run_tasks(&setup, &[1, 3], |_| {}))
-            .unwrap();
+        let odd = setup.pool.install(|| setup.run_all(&[1, 3])).unwrap();
         assert_eq!(odd.total, seen[1].weighted + seen[3].weighted);
+    }
+
+    #[test]
+    fn a_stop_starts_no_new_task() {
+        let options = Options {
+            threads: Some(1),
+            split_depth: Some(3),
+            ..Options::default()
+        };
+        let setup = Setup::new(&Placement::empty(10).unwrap(), &options).unwrap();
+        let all: Vec<usize> = (0..setup.list.len()).collect();
+        let stop = Stop::new();
+        let ran = setup
+            .pool
+            .install(|| {
+                drive_list(
+                    &all,
+                    &stop,
+                    |i| setup.run_task(i),
+                    |r| {
+                        if r.index == 4 {
+                            stop.request(2);
+                        }
+                        Ok(())
+                    },
+                )
+            })
+            .unwrap();
+        // One worker takes the tasks in order: five ran, then none started.
+        assert_eq!(ran.tasks, 5);
+        assert!(ran.tasks < all.len());
     }
 
     #[test]

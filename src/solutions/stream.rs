@@ -1,17 +1,22 @@
 //! The ordered parallel writer of solutions.
 //!
-//! For parallel listing the tree is split on its first rows into *prefixes*, produced
-//! lazily in lexicographic order; a rayon pool completes them, each into its own buffer
-//! of formatted bytes, while the calling thread writes the buffers in prefix order. At
-//! most a fixed number of prefixes are handed out ahead of the one being written, so
-//! memory is bounded whatever the number of solutions, and the bytes are the same for
-//! every thread count.
+//! The tree is split on its first rows into *units*, produced lazily in lexicographic
+//! order. A rayon pool runs them, each into its own buffer of formatted bytes, while
+//! the calling thread writes the buffers in unit order, so the bytes are the same for
+//! every thread count. A worker takes the next unit when it starts, so units start
+//! exactly in order, and at most a fixed number are taken ahead of the one being
+//! written, so memory is bounded.
+//!
+//! A full listing makes each unit one prefix of [`split_depth`] rows, whose
+//! completions are small. A small `limit` instead makes the units shallow (two rows),
+//! each walking its prefixes in order and keeping at most as many solutions as are
+//! still wanted: the first unit then runs as it would on one thread, while later
+//! units run beside it and are cancelled as soon as the units before them are known to
+//! hold enough solutions (checked between prefixes and at each solution). So a
+//! limited listing on T threads is never markedly slower than on one.
 
-use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::channel;
 
 use crate::error::Error;
 use crate::limits::resolve_threads;
@@ -21,6 +26,9 @@ use crate::model::format::{Encoder, Format, FormatWriter};
 use crate::model::placement::Placement;
 use crate::run::tasks::build_pool;
 use crate::solutions::walk::{for_each_completion, Prefix, Walk};
+use schedule::{Chunk, Schedule};
+
+mod schedule;
 
 /// What to list and how.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -43,8 +51,8 @@ pub struct Listing {
     pub threads: usize,
 }
 
-/// How many rows the parallel listing fixes to form its tasks: enough to give
-/// thousands of small tasks on large boards (a few hundred solutions each).
+/// How many rows the parallel listing fixes to form its prefixes: enough to give
+/// thousands of small ones on large boards (a few hundred solutions each).
 pub(crate) fn split_depth(n: usize) -> usize {
     if n <= 13 {
         n.min(2)
@@ -53,12 +61,19 @@ pub(crate) fn split_depth(n: usize) -> usize {
     }
 }
 
+/// The rows of a shallow unit (a limited listing).
+const SHALLOW_DEPTH: usize = 2;
+
+/// The most bytes the buffers of a limited listing may hold at once; a larger limit
+/// lists with the deep units of a full listing.
+const LIMITED_BUFFER_BYTES: u64 = 256 << 20;
+
 /// Writes the completions of `placement` to `out` in `format`, in lexicographic order,
 /// generating them in parallel; the bytes do not depend on the thread count.
 ///
-/// The calling thread writes; the pool's workers complete prefixes, at most a fixed
-/// number of them ahead of the one being written, so memory stays bounded. Stops at
-/// the first write error (a closed pipe gives an [`Error::Io`] whose source is
+/// The calling thread writes; the pool's workers run units, at most a fixed number of
+/// them ahead of the one being written, so memory stays bounded. Stops at the first
+/// write error (a closed pipe gives an [`Error::Io`] whose source is
 /// [`io::ErrorKind::BrokenPipe`]).
 ///
 /// ```
@@ -84,65 +99,55 @@ pub fn write_solutions<W: Write>(
         // The smallest image has row-0 column c <= n - 1 - c (its mirror's).
         constraints.restrict(0, full_mask(n.div_ceil(2)));
     }
+    let inner = split_depth(n).min(n);
+    let shallow_ahead = 2 * threads + 2;
+    let per_solution = ((n + 3) * (n + 1) + 16) as u64;
+    let limited = options.limit.is_some_and(|k| {
+        k.saturating_mul(shallow_ahead as u64)
+            .saturating_mul(per_solution)
+            <= LIMITED_BUFFER_BYTES
+    });
+    let (outer, ahead) = if limited {
+        (SHALLOW_DEPTH.min(inner), shallow_ahead)
+    } else {
+        (inner, (16 * threads).clamp(32, 4096))
+    };
     let job = Job {
         constraints,
         encoder: Encoder::new(format, n),
         unique: options.unique,
-        stop: AtomicBool::new(false),
+        inner,
+        track_ends: options.limit.is_some(),
     };
-    let mut prefixes = Walk::new(constraints, &Prefix::ROOT, split_depth(n).min(n));
+    let mut prefixes = Walk::new(constraints, &Prefix::ROOT, outer);
+    let units = std::iter::from_fn(move || {
+        let frontier = prefixes.advance()?;
+        Some(Prefix {
+            queens: prefixes.queens,
+            frontier,
+        })
+    });
     let mut stream = Stream {
         writer: FormatWriter::new(format, out),
         limit: options.limit.unwrap_or(u64::MAX),
         written: 0,
         error: None,
     };
-    let ahead = (16 * threads).clamp(32, 4096);
-    let (sender, receiver) = channel::<(usize, Chunk)>();
-    pool.in_place_scope(|scope| {
-        // Prefixes handed out, prefixes written, and the finished ones waiting for
-        // their turn (index `written_prefixes + i`).
-        let mut spawned = 0usize;
-        let mut written_prefixes = 0usize;
-        let mut waiting: VecDeque<Option<Chunk>> = VecDeque::new();
-        let mut exhausted = false;
-        loop {
-            while !exhausted && !stream.done() && spawned - written_prefixes < ahead {
-                let Some(frontier) = prefixes.advance() else {
-                    exhausted = true;
-                    break;
-                };
-                let prefix = Prefix {
-                    queens: prefixes.queens,
-                    frontier,
-                };
-                let cap = stream.remaining();
-                let (job, sender, index) = (&job, sender.clone(), spawned);
-                scope.spawn(move |_| {
-                    // The receiver outlives the scope, so the send cannot fail.
-                    let _ = sender.send((index, job.run(&prefix, cap)));
-                });
-                spawned += 1;
-            }
-            if written_prefixes == spawned {
-                break;
-            }
-            let (index, chunk) = receiver.recv().expect("the sender is alive");
-            let slot = index - written_prefixes;
-            if waiting.len() <= slot {
-                waiting.resize_with(slot + 1, || None);
-            }
-            waiting[slot] = Some(chunk);
-            while let Some(Some(_)) = waiting.front() {
-                let chunk = waiting.pop_front().flatten().expect("checked");
-                written_prefixes += 1;
-                stream.write(chunk, &job);
-                if stream.done() {
-                    job.stop.store(true, Ordering::Relaxed);
-                }
-            }
-        }
-    });
+    let schedule = Schedule {
+        ahead,
+        cut: limited,
+    };
+    let first_left = stream.remaining();
+    schedule.run(
+        &pool,
+        units,
+        first_left,
+        |prefix, cap, wanted| job.run(prefix, cap, wanted),
+        |chunk| {
+            stream.write(chunk);
+            stream.remaining_unless_failed()
+        },
+    );
     stream
         .finish()
         .map(|solutions| Listing { solutions, threads })
@@ -157,24 +162,31 @@ struct Stream<W: Write> {
 }
 
 impl<W: Write> Stream<W> {
-    /// Whether nothing more is to be written (limit reached or write failed).
-    fn done(&self) -> bool {
-        self.written >= self.limit || self.error.is_some()
-    }
-
     /// How many more solutions may be written.
     fn remaining(&self) -> u64 {
         self.limit.saturating_sub(self.written)
     }
 
-    /// Writes the next chunk, cut to the limit.
-    fn write(&mut self, mut chunk: Chunk, job: &Job) {
-        if self.done() {
-            return;
+    /// [`Stream::remaining`], or 0 once a write failed.
+    fn remaining_unless_failed(&self) -> u64 {
+        if self.error.is_some() {
+            0
+        } else {
+            self.remaining()
         }
+    }
+
+    /// Writes the next chunk, cut to the limit (a chunk holds more solutions than are
+    /// wanted only under a limit, which notes where each one ends).
+    fn write(&mut self, mut chunk: Chunk) {
         let left = self.remaining();
         if chunk.solutions > left {
-            chunk = job.run(&chunk.prefix, left);
+            let end = match left.checked_sub(1) {
+                Some(last) => chunk.ends[last as usize],
+                None => 0,
+            };
+            chunk.bytes.truncate(end);
+            chunk.solutions = left;
         }
         match self.writer.write_chunk(&chunk.bytes) {
             Ok(()) => self.written += chunk.solutions,
@@ -196,45 +208,91 @@ impl<W: Write> Stream<W> {
     }
 }
 
-/// The part of a listing shared by its tasks.
+/// The part of a listing shared by its units.
 struct Job {
     constraints: Constraints,
     encoder: Encoder,
     unique: bool,
-    /// Set once the output is complete or failed: running tasks give up.
-    stop: AtomicBool,
-}
-
-/// The formatted completions of one prefix.
-struct Chunk {
-    prefix: Prefix,
-    bytes: Vec<u8>,
-    solutions: u64,
+    /// The rows fixed by the prefixes whose completions are searched in one go.
+    inner: usize,
+    /// Whether to note where each solution ends (a limit may cut a chunk).
+    track_ends: bool,
 }
 
 impl Job {
-    /// Formats the completions of `prefix`, at most `cap` of them.
-    fn run(&self, prefix: &Prefix, cap: u64) -> Chunk {
-        let mut chunk = Chunk {
-            prefix: *prefix,
-            bytes: Vec::new(),
-            solutions: 0,
-        };
-        if cap == 0 || self.stop.load(Ordering::Relaxed) {
+    /// Formats the completions of the unit `prefix` (walking its prefixes of
+    /// `inner` rows in order), at most `cap` of them, while `wanted`.
+    fn run(&self, prefix: &Prefix, cap: u64, wanted: &dyn Fn() -> bool) -> Chunk {
+        let mut chunk = Chunk::default();
+        if cap == 0 {
             return chunk;
         }
-        let _ = for_each_completion(&self.constraints, prefix, |cols| {
-            if self.unique && !is_canonical(cols) {
-                return ControlFlow::Continue(());
+        let mut prefixes = Walk::new(self.constraints, prefix, self.inner);
+        while let Some(frontier) = prefixes.advance() {
+            if !wanted() {
+                chunk.cancelled = true;
+                break;
             }
-            self.encoder.encode(cols, &mut chunk.bytes);
-            chunk.solutions += 1;
-            if chunk.solutions == cap || self.stop.load(Ordering::Relaxed) {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
+            let start = Prefix {
+                queens: prefixes.queens,
+                frontier,
+            };
+            let flow = for_each_completion(&self.constraints, &start, |cols| {
+                if self.unique && !is_canonical(cols) {
+                    return ControlFlow::Continue(());
+                }
+                self.encoder.encode(cols, &mut chunk.bytes);
+                if self.track_ends {
+                    chunk.ends.push(chunk.bytes.len());
+                }
+                chunk.solutions += 1;
+                if chunk.solutions == cap {
+                    ControlFlow::Break(())
+                } else if !wanted() {
+                    chunk.cancelled = true;
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            if flow.is_break() {
+                break;
             }
-        });
+        }
         chunk
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limited_listings_of_shallow_units_match_one_thread() {
+        // n = 14 lists prefixes of 3 rows, so a limited listing runs units of 2 rows.
+        let p = Placement::empty(14).unwrap();
+        let reference: Vec<String> = crate::Solutions::all(14)
+            .unwrap()
+            .take(3000)
+            .map(|b| b.columns_line() + "\n")
+            .collect();
+        for limit in [1u64, 2, 57, 3000] {
+            for threads in [1, 2, 3] {
+                let options = ListOptions {
+                    threads: Some(threads),
+                    limit: Some(limit),
+                    ..ListOptions::default()
+                };
+                let mut out = Vec::new();
+                let listing = write_solutions(&p, &options, Format::Columns, &mut out).unwrap();
+                assert_eq!(listing.solutions, limit);
+                let expected: String = reference[..limit as usize].concat();
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    expected,
+                    "{limit} on {threads}"
+                );
+            }
+        }
     }
 }

@@ -1,105 +1,141 @@
-//! `bench`: a ladder of counts, reported as a table and saved as JSON and Markdown.
+//! The bench report: a ladder of rows, each the statistics of repeated measurements,
+//! with the facts needed to compare it with another report (machine, build, run
+//! settings). Saved as JSON and Markdown; read back by [`super::load`].
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use nqueens::{count, Error, Kernel, Options, Symmetry};
+use nqueens::internals::round_to_nanos;
+use nqueens::Error;
 
-use super::machine;
+use super::ladder::CountFacts;
+use super::machine::{Build, Machine};
+use super::statistics::Summary;
 
-/// One rung of the ladder.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The version of the report's JSON layout. Reports without a `schema` field are the
+/// first layout (one timing per row), which [`super::load`] still reads.
+pub const SCHEMA: u32 = 2;
+
+/// What a report measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Measure {
+    /// Wall-clock seconds of each count.
+    Time,
+    /// Instructions executed by a one-thread count process, counted by valgrind
+    /// (callgrind): the same on any machine load.
+    Instructions,
+}
+
+impl Measure {
+    /// The unit of the samples.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Measure::Time => "seconds",
+            Measure::Instructions => "instructions",
+        }
+    }
+}
+
+/// One rung of the ladder: the count and the statistics of its samples.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchRow {
     /// The board size.
     pub n: usize,
     /// The computed total.
     pub total: u128,
-    /// Wall-clock seconds of the count.
-    pub seconds: f64,
-    /// Queens placed by the search.
+    /// Queens placed by one count.
     pub nodes: u128,
-    /// `nodes / seconds`.
-    pub nodes_per_second: f64,
-    /// Worker threads.
-    pub threads: usize,
     /// Tasks the count was split into.
     pub tasks: usize,
     /// Rows fixed to form tasks.
     pub split_depth: usize,
+    /// Counts timed back to back in each sample (a sample is their mean).
+    pub batch: u64,
+    /// The measurements, in the report's unit, in the order taken.
+    #[serde(serialize_with = "serialize_values")]
+    pub samples: Vec<f64>,
+    /// The smallest sample.
+    #[serde(serialize_with = "serialize_value")]
+    pub min: f64,
+    /// The median sample.
+    #[serde(serialize_with = "serialize_value")]
+    pub median: f64,
+    /// The mean of the samples.
+    #[serde(serialize_with = "serialize_value")]
+    pub mean: f64,
+    /// Their standard deviation.
+    #[serde(serialize_with = "serialize_value")]
+    pub stddev: f64,
+    /// Their median absolute deviation.
+    #[serde(serialize_with = "serialize_value")]
+    pub mad: f64,
+    /// Nodes per second at the median time (time reports only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes_per_second: Option<f64>,
+}
+
+impl BenchRow {
+    /// A row from its count's facts and `samples` of `measure`.
+    pub fn new(count: &CountFacts, batch: u64, samples: Vec<f64>, measure: Measure) -> Self {
+        let s = Summary::of(&samples);
+        BenchRow {
+            n: count.n,
+            total: count.total,
+            nodes: count.nodes,
+            tasks: count.tasks,
+            split_depth: count.split_depth,
+            batch,
+            samples,
+            min: s.min,
+            median: s.median,
+            mean: s.mean,
+            stddev: s.stddev,
+            mad: s.mad,
+            nodes_per_second: (measure == Measure::Time && s.median > 0.0)
+                .then(|| (count.nodes as f64 / s.median).round()),
+        }
+    }
+
+    /// The summary of the samples.
+    pub fn summary(&self) -> Summary {
+        Summary::of(&self.samples)
+    }
 }
 
 /// A whole benchmark run, with the facts needed to compare it with others.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchReport {
+    /// The layout version, [`SCHEMA`].
+    pub schema: u32,
     /// When the run started (UTC).
     pub date: String,
-    /// The host it ran on.
-    pub host: String,
-    /// The CPU model.
-    pub cpu: String,
-    /// Logical CPUs of the machine.
-    pub logical_cpus: usize,
-    /// Worker threads used.
+    /// What the samples measure.
+    pub measure: Measure,
+    /// The machine it ran on.
+    pub machine: Machine,
+    /// The build that ran.
+    pub build: Build,
+    /// Worker threads of each count.
     pub threads: usize,
     /// The symmetry mode.
-    pub symmetry: Symmetry,
+    pub symmetry: String,
     /// The kernel that ran the counts.
-    pub kernel: Kernel,
-    /// The version of this crate.
-    pub version: &'static str,
-    /// The counts, smallest n first.
+    pub kernel: String,
+    /// Samples per row.
+    pub runs: usize,
+    /// Warm-up samples per row, not recorded.
+    pub warmup: usize,
+    /// The rows, smallest n first.
     pub rows: Vec<BenchRow>,
-}
-
-/// Runs counts for n = `from..=to`, calling `on_row` after each.
-pub fn run(
-    from: usize,
-    to: usize,
-    options: &Options,
-    mut on_row: impl FnMut(&BenchRow),
-) -> Result<BenchReport, Error> {
-    let date = machine::utc_timestamp();
-    let mut rows = Vec::new();
-    let mut threads = nqueens::limits::resolve_threads(options.threads)?;
-    let kernel = options.kernel.resolved()?;
-    for n in from..=to {
-        let c = count(n, &options.for_board(n))?;
-        threads = c.threads;
-        let row = BenchRow {
-            n,
-            total: c.total,
-            seconds: c.seconds,
-            nodes: c.nodes,
-            nodes_per_second: if c.seconds > 0.0 {
-                c.nodes as f64 / c.seconds
-            } else {
-                0.0
-            },
-            threads: c.threads,
-            tasks: c.tasks,
-            split_depth: c.split_depth,
-        };
-        on_row(&row);
-        rows.push(row);
-    }
-    Ok(BenchReport {
-        date,
-        host: machine::host_name(),
-        cpu: machine::cpu_model(),
-        logical_cpus: machine::logical_cpus(),
-        threads,
-        symmetry: options.symmetry,
-        kernel,
-        version: nqueens::VERSION,
-        rows,
-    })
 }
 
 impl BenchReport {
     /// The file stem of this report:
-    /// `bench-<date>-<host>-<symmetry>-<kernel>-t<threads>`.
+    /// `bench-<date>-<host>-<symmetry>-<kernel>-t<threads>`, with `-instructions` for
+    /// instruction counts.
     pub fn file_stem(&self) -> String {
         let date: String = self
             .date
@@ -107,6 +143,7 @@ impl BenchReport {
             .filter(|c| c.is_ascii_digit() || *c == 'T')
             .collect();
         let host: String = self
+            .machine
             .host
             .chars()
             .map(|c| {
@@ -117,27 +154,47 @@ impl BenchReport {
                 }
             })
             .collect();
+        let suffix = match self.measure {
+            Measure::Time => "",
+            Measure::Instructions => "-instructions",
+        };
         format!(
-            "bench-{date}-{host}-{}-{}-t{}",
+            "bench-{date}-{host}-{}-{}-t{}{suffix}",
             self.symmetry, self.kernel, self.threads
         )
     }
 
+    /// A short label for legends and tables: the commit (or version) and the date.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.build.label(), self.date)
+    }
+
     /// The report as a Markdown document.
     pub fn to_markdown(&self) -> String {
+        let m = &self.machine;
+        let b = &self.build;
+        let unknown = || "unknown".to_string();
         let mut md = String::new();
         let _ = writeln!(md, "# nqueens bench, {}\n", self.date);
-        let _ = writeln!(md, "- host: {}", self.host);
+        let _ = writeln!(md, "- host: {}", m.host);
+        let _ = writeln!(md, "- cpu: {} ({} logical CPUs)", m.cpu, m.logical_cpus);
+        let _ = writeln!(md, "- os: {}", m.os.clone().unwrap_or_else(unknown));
+        let _ = writeln!(md, "- vector features: {}", m.vector_features.join(" "));
         let _ = writeln!(
             md,
-            "- cpu: {} ({} logical CPUs)",
-            self.cpu, self.logical_cpus
+            "- build: nqueens {}, commit {}, {}",
+            b.version,
+            b.commit.clone().unwrap_or_else(unknown),
+            b.rustc.clone().unwrap_or_else(unknown)
         );
-        let _ = writeln!(md, "- threads: {}", self.threads);
-        let _ = writeln!(md, "- symmetry: {}", self.symmetry);
-        let _ = writeln!(md, "- kernel: {}", self.kernel);
-        let _ = writeln!(md, "- version: {}\n", self.version);
-        md.push_str(&table(&self.rows));
+        let _ = writeln!(md, "- measure: {}", self.measure.unit());
+        let _ = writeln!(
+            md,
+            "- threads: {}, symmetry: {}, kernel: {}",
+            self.threads, self.symmetry, self.kernel
+        );
+        let _ = writeln!(md, "- runs: {}, warm-up: {}\n", self.runs, self.warmup);
+        md.push_str(&table(self.measure, &self.rows));
         md
     }
 
@@ -149,30 +206,78 @@ impl BenchReport {
         let stem = self.file_stem();
         let json_path = dir.join(format!("{stem}.json"));
         let md_path = dir.join(format!("{stem}.md"));
-        let json = serde_json::to_string_pretty(self).expect("a report serializes") + "\n";
-        write_atomically(&json_path, &json)?;
+        write_atomically(&json_path, &self.to_json())?;
         write_atomically(&md_path, &self.to_markdown())?;
         Ok((json_path, md_path))
+    }
+
+    /// The report as pretty-printed JSON, ending in a newline.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report serializes") + "\n"
+    }
+}
+
+/// The header of the ladder table for `measure`.
+pub fn table_header(measure: Measure) -> String {
+    match measure {
+        Measure::Time => {
+            "| n | total | min ms | median ms | mean ms | ± σ ms | MAD ms | nodes/s | samples |\n\
+                          |---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+                .to_string()
+        }
+        Measure::Instructions => {
+            "| n | total | min | median | mean | ± σ | spread | instructions/node | samples |\n\
+                                  |---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+                .to_string()
+        }
     }
 }
 
 /// The ladder as a Markdown (and terminal) table.
-pub fn table(rows: &[BenchRow]) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "| n | total | seconds | nodes/s | threads |");
-    let _ = writeln!(out, "|---:|---:|---:|---:|---:|");
+pub fn table(measure: Measure, rows: &[BenchRow]) -> String {
+    let mut out = table_header(measure);
     for row in rows {
-        let _ = writeln!(out, "{}", table_row(row));
+        let _ = writeln!(out, "{}", table_row(measure, row));
     }
     out
 }
 
 /// One row of [`table`].
-pub fn table_row(row: &BenchRow) -> String {
-    format!(
-        "| {} | {} | {:.3} | {:.3e} | {} |",
-        row.n, row.total, row.seconds, row.nodes_per_second, row.threads
-    )
+pub fn table_row(measure: Measure, row: &BenchRow) -> String {
+    match measure {
+        Measure::Time => {
+            let ms = |s: f64| format!("{:.3}", s * 1e3);
+            format!(
+                "| {} | {} | {} | {} | {} | {} | {} | {:.3e} | {}×{} |",
+                row.n,
+                row.total,
+                ms(row.min),
+                ms(row.median),
+                ms(row.mean),
+                ms(row.stddev),
+                ms(row.mad),
+                row.nodes_per_second.unwrap_or(0.0),
+                row.samples.len(),
+                row.batch
+            )
+        }
+        Measure::Instructions => format!(
+            "| {} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {:.3}% | {:.2} | {} |",
+            row.n,
+            row.total,
+            row.min,
+            row.median,
+            row.mean,
+            row.stddev,
+            row.summary().spread_percent(),
+            if row.nodes > 0 {
+                row.median / row.nodes as f64
+            } else {
+                0.0
+            },
+            row.samples.len()
+        ),
+    }
 }
 
 /// Writes `text` to `path` through a temporary file in the same folder, so that a
@@ -184,26 +289,35 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), Error> {
     std::fs::rename(&tmp, path).map_err(io(format!("cannot write {}", path.display())))
 }
 
+/// A measured value as JSON: whole numbers (instruction counts) as integers, others
+/// rounded to the nanosecond.
+fn value_json(value: f64) -> serde_json::Value {
+    if value.fract() == 0.0 && value.abs() < 9.0e15 {
+        serde_json::Value::from(value as i64)
+    } else {
+        serde_json::Value::from(round_to_nanos(value))
+    }
+}
+
+fn serialize_value<S: serde::Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+    value_json(*value).serialize(s)
+}
+
+fn serialize_values<S: serde::Serializer>(values: &[f64], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(values.iter().map(|&v| value_json(v)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn ladder_and_files() {
-        let options = Options {
-            threads: Some(1),
-            ..Options::default()
-        };
-        let report = run(4, 6, &options, |_| {}).unwrap();
+    fn values_without_float_noise() {
         assert_eq!(
-            report.rows.iter().map(|r| r.total).collect::<Vec<_>>(),
-            [2, 10, 4]
+            value_json(2.503_553_692_999_999_7).to_string(),
+            "2.503553693"
         );
-        let dir = tempfile::tempdir().unwrap();
-        let (json, md) = report.save(dir.path()).unwrap();
-        let value: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
-        assert_eq!(value["rows"][0]["total"], 2);
-        assert!(std::fs::read_to_string(md).unwrap().contains("| 6 | 4 |"));
+        assert_eq!(value_json(16_044_898.0).to_string(), "16044898");
+        assert_eq!(value_json(0.0).to_string(), "0");
     }
 }

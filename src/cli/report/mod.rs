@@ -1,7 +1,14 @@
-//! What only the command needs: the bench ladder and its reports, the verification
-//! against the published totals, and facts about the machine.
+//! What only the command needs: the bench ladder (timed, or counted in instructions
+//! under valgrind), its reports, their statistics, comparison and plot; the
+//! verification against the published totals; and facts about the machine and build.
 
 pub(crate) mod bench;
+pub(crate) mod compare;
+pub(crate) mod instructions;
+pub(crate) mod ladder;
+pub(crate) mod load;
 pub(crate) mod machine;
+pub(crate) mod plot;
 pub(crate) mod published;
+pub(crate) mod statistics;
 pub(crate) mod verify;

@@ -11,8 +11,8 @@ use super::published::published;
 pub struct VerifyRow {
     /// The board size.
     pub n: usize,
-    /// The computed total.
-    pub computed: u128,
+    /// The computed total (named as in `count --json`).
+    pub total: u128,
     /// The published total (A000170), if known.
     pub published: Option<u128>,
     /// The computed number of fundamental solutions.
@@ -21,8 +21,29 @@ pub struct VerifyRow {
     pub published_unique: Option<u128>,
     /// Whether both counts agree with the published ones (false when nothing is published).
     pub ok: bool,
-    /// Time of the count.
+    /// Time of the count (written rounded to the nanosecond).
+    #[serde(serialize_with = "nqueens::internals::serialize_seconds")]
     pub seconds: f64,
+}
+
+/// A whole verification, as `verify --json` prints it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VerifyReport {
+    /// Whether every row agrees with the published values.
+    pub ok: bool,
+    /// The kernel that ran the counts.
+    pub kernel: String,
+    /// Worker threads of each count.
+    pub threads: usize,
+    /// The symmetry mode.
+    pub symmetry: String,
+    /// The version of nqueens.
+    pub version: &'static str,
+    /// The git commit of the build, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<&'static str>,
+    /// The rows, n = 0 first.
+    pub rows: Vec<VerifyRow>,
 }
 
 /// Counts n = 0..=max with `options` (a split depth is capped at each n) and compares
@@ -32,19 +53,23 @@ pub fn verify(
     max: usize,
     options: &Options,
     mut on_row: impl FnMut(&VerifyRow),
-) -> Result<Vec<VerifyRow>, Error> {
+) -> Result<VerifyReport, Error> {
     let mut rows = Vec::with_capacity(max + 1);
+    let mut threads = nqueens::limits::resolve_threads(options.threads)?;
+    let mut kernel = options.kernel.resolved()?.to_string();
     for n in 0..=max {
         let options = Options {
             unique: true,
             ..options.for_board(n)
         };
         let c = count(n, &options)?;
+        threads = c.threads;
+        kernel = c.kernel.to_string();
         let unique = c.unique.expect("unique was asked for");
         let expected = published(n);
         let row = VerifyRow {
             n,
-            computed: c.total,
+            total: c.total,
             published: expected.map(|p| p.total),
             unique,
             published_unique: expected.map(|p| p.unique),
@@ -54,7 +79,15 @@ pub fn verify(
         on_row(&row);
         rows.push(row);
     }
-    Ok(rows)
+    Ok(VerifyReport {
+        ok: rows.iter().all(|r| r.ok),
+        kernel,
+        threads,
+        symmetry: options.symmetry.to_string(),
+        version: nqueens::VERSION,
+        commit: nqueens::COMMIT,
+        rows,
+    })
 }
 
 #[cfg(test)]
@@ -64,8 +97,12 @@ mod tests {
     #[test]
     fn small_range_verifies() {
         let mut seen = 0;
-        let rows = verify(9, &Options::default(), |_| seen += 1).unwrap();
+        let report = verify(9, &Options::default(), |_| seen += 1).unwrap();
         assert_eq!(seen, 10);
-        assert!(rows.iter().all(|r| r.ok));
+        assert!(report.ok && report.rows.iter().all(|r| r.ok));
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["rows"][8]["total"], 92);
+        assert_eq!(json["version"], nqueens::VERSION);
+        assert!(json["kernel"].is_string() && json["threads"].is_u64());
     }
 }

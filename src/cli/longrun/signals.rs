@@ -1,0 +1,194 @@
+//! Graceful stops of `count` on SIGINT, SIGTERM and SIGHUP.
+//!
+//! A watcher thread waits for the signals. On the first one it requests the run's
+//! [`Stop`]: the task loop starts no new task, the tasks in flight finish, the
+//! checkpoint is synced, and the run returns; the command then prints one line
+//! (`interrupted: 5,121 of 9,145 tasks saved in n17.ckpt; run the same command to
+//! resume`) and exits with 128 + the signal's number (130 for SIGINT, 143 for SIGTERM,
+//! 129 for SIGHUP), as shells expect. Tasks still running after the grace period (or
+//! at a second signal) are given up: the watcher syncs the checkpoint itself, says how
+//! many tasks were lost, and exits with the same status. Without a checkpoint there is
+//! nothing to save: the watcher exits at once.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use nqueens::{Observer, Started, Stop, TaskResult};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+/// Set by whoever ends the process first after a signal: the main thread (the run
+/// returned) or the watcher (the grace period ran out).
+static ENDING: AtomicBool = AtomicBool::new(false);
+
+/// The exit status for a stop with `reason` (a signal number): 128 + the signal.
+pub fn status(reason: usize) -> u8 {
+    u8::try_from(128 + reason.min(127)).unwrap_or(u8::MAX)
+}
+
+/// The name of a signal.
+fn name(signal: usize) -> String {
+    match signal as i32 {
+        SIGINT => "SIGINT".into(),
+        SIGTERM => "SIGTERM".into(),
+        SIGHUP => "SIGHUP".into(),
+        other => format!("signal {other}"),
+    }
+}
+
+/// `12,345`: a count with thousands separators.
+pub fn grouped(value: usize) -> String {
+    let digits = value.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The line printed when a run stopped with `saved` of `tasks` tasks in `checkpoint`.
+pub fn interrupted_line(saved: usize, tasks: usize, checkpoint: &str, lost: &str) -> String {
+    format!(
+        "interrupted: {} of {} tasks saved in {checkpoint}{lost}; run the same command to \
+         resume",
+        grouped(saved),
+        grouped(tasks)
+    )
+}
+
+/// Marks the process as ending from the main thread. Returns `false` if the watcher
+/// is already ending it (the caller then waits for it).
+pub fn claim_ending() -> bool {
+    !ENDING.swap(true, Ordering::SeqCst)
+}
+
+/// Waits for the process to end (another thread is ending it).
+pub fn wait_forever() -> ! {
+    loop {
+        std::thread::park();
+    }
+}
+
+/// How far a run has come, shared with the watcher: tasks saved so far and the
+/// run's task count.
+#[derive(Debug, Default)]
+pub struct Tally {
+    saved: AtomicUsize,
+    tasks: AtomicUsize,
+}
+
+/// An observer that keeps a [`Tally`] and passes everything on to `inner`.
+pub struct Counting<'a> {
+    /// The tally it keeps.
+    pub tally: Arc<Tally>,
+    /// The observer it passes on to.
+    pub inner: &'a dyn Observer,
+}
+
+impl Observer for Counting<'_> {
+    fn started(&self, start: &Started) {
+        self.tally.tasks.store(start.tasks, Ordering::SeqCst);
+        self.tally.saved.store(start.done, Ordering::SeqCst);
+        self.inner.started(start);
+    }
+
+    fn finished(&self, result: &TaskResult) {
+        self.tally.saved.fetch_add(1, Ordering::SeqCst);
+        self.inner.finished(result);
+    }
+
+    fn warning(&self, message: &str) {
+        eprintln!("warning: {message}");
+        self.inner.warning(message);
+    }
+}
+
+/// What the watcher needs to end a run itself.
+pub struct Watch {
+    /// The run's stop.
+    pub stop: Stop,
+    /// The checkpoint, if the run has one.
+    pub checkpoint: Option<PathBuf>,
+    /// How long tasks in flight may take after the first signal.
+    pub grace: Duration,
+    /// The run's tally.
+    pub tally: Arc<Tally>,
+    /// Print nothing (an MPI rank other than 0).
+    pub quiet: bool,
+}
+
+/// Starts the watcher thread for `watch`. Fails only if the handlers cannot be
+/// installed.
+pub fn install(watch: Watch) -> std::io::Result<()> {
+    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            let Some(first) = signals.forever().next() else {
+                return;
+            };
+            let first = first as usize;
+            watch.stop.request(first);
+            let Some(checkpoint) = &watch.checkpoint else {
+                end(
+                    &watch,
+                    first,
+                    &format!(
+                    "interrupted by {}: stopped at once (without --checkpoint nothing is saved)",
+                    name(first)
+                ),
+                );
+            };
+            let deadline = Instant::now() + watch.grace;
+            while Instant::now() < deadline && signals.pending().next().is_none() {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            // The run has not ended: give up the tasks in flight. Their records, if
+            // any were written, are whole lines or a torn last line cut on resume.
+            let _ = std::fs::File::open(checkpoint).and_then(|f| f.sync_all());
+            let saved = watch.tally.saved.load(Ordering::SeqCst);
+            let tasks = watch.tally.tasks.load(Ordering::SeqCst);
+            let lost = format!(
+                " (tasks in flight given up after {:.1} s)",
+                watch.grace.as_secs_f64()
+            );
+            let line = interrupted_line(saved, tasks, &checkpoint.display().to_string(), &lost);
+            end(&watch, first, &line);
+        })?;
+    Ok(())
+}
+
+/// Ends the process with the status of `signal` after printing `line`, unless the
+/// main thread is already ending it.
+fn end(watch: &Watch, signal: usize, line: &str) -> ! {
+    if !claim_ending() {
+        wait_forever();
+    }
+    if !watch.quiet {
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(err, "{line}");
+    }
+    std::process::exit(i32::from(status(signal)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_and_numbers() {
+        assert_eq!(status(2), 130);
+        assert_eq!(status(15), 143);
+        assert_eq!(status(1), 129);
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(9145), "9,145");
+        assert_eq!(grouped(1234567), "1,234,567");
+    }
+}

@@ -1,0 +1,188 @@
+//! The bench plot: the median of each row against n on a log scale, with bars from the
+//! smallest to the largest sample, one series per report (the new run, and the
+//! baseline when there is one), drawn as SVG with plotters.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::bench::{BenchReport, Measure};
+
+/// Series colours, in order: the first report, then the second.
+const COLOURS: [RGBColor; 2] = [RGBColor(0x1f, 0x63, 0xb4), RGBColor(0xd9, 0x5f, 0x02)];
+
+/// Draws `series` (label, report) into the SVG file `path`. The reports must measure
+/// the same thing.
+pub fn draw(path: &Path, series: &[(&str, &BenchReport)]) -> Result<(), String> {
+    draw_inner(path, series).map_err(|e| format!("cannot draw {}: {e}", path.display()))
+}
+
+fn draw_inner(
+    path: &Path,
+    series: &[(&str, &BenchReport)],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let measure = series.first().map_or(Measure::Time, |s| s.1.measure);
+    let rows = || series.iter().flat_map(|s| s.1.rows.iter());
+    let (mut lo_n, mut hi_n) = (usize::MAX, 0);
+    let (mut lo_y, mut hi_y) = (f64::INFINITY, 0.0_f64);
+    for row in rows() {
+        lo_n = lo_n.min(row.n);
+        hi_n = hi_n.max(row.n);
+        for &s in row.samples.iter().filter(|s| **s > 0.0) {
+            lo_y = lo_y.min(s);
+            hi_y = hi_y.max(s);
+        }
+    }
+    if lo_n > hi_n || !lo_y.is_finite() {
+        return Err("no rows to draw".into());
+    }
+    let x_range = (lo_n as f64 - 0.5)..(hi_n as f64 + 0.5);
+    let y_range = (lo_y / 1.6)..(hi_y * 1.6);
+
+    let root = SVGBackend::new(path, (960, 600)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let caption = match measure {
+        Measure::Time => "nqueens bench: seconds per count (median; bars: min to max)",
+        Measure::Instructions => "nqueens bench: instructions per count (median; bars: min to max)",
+    };
+    let mut chart = ChartBuilder::on(&root)
+        .caption(caption, ("sans-serif", 22))
+        .margin(20)
+        .x_label_area_size(50)
+        .y_label_area_size(90)
+        .build_cartesian_2d(
+            x_range,
+            y_range
+                .clone()
+                .log_scale()
+                .with_key_points(log_ticks(y_range.start, y_range.end)),
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc("board size n")
+        .y_desc(match measure {
+            Measure::Time => "seconds (log scale)",
+            Measure::Instructions => "instructions (log scale)",
+        })
+        .x_labels(hi_n - lo_n + 2)
+        .x_label_formatter(&|x| {
+            if (x - x.round()).abs() < 1e-6 {
+                format!("{x:.0}")
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&|y| axis_value(measure, *y))
+        .label_style(("sans-serif", 15))
+        .axis_desc_style(("sans-serif", 17))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()?;
+
+    for (i, (label, report)) in series.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        // Offset the two series a little so that their bars do not hide each other.
+        let shift = (i as f64 - (series.len() - 1) as f64 / 2.0) * 0.12;
+        let points: Vec<(f64, f64)> = report
+            .rows
+            .iter()
+            .map(|r| (r.n as f64 + shift, r.median))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))?
+            .label(label.to_string())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(3))
+            });
+        chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, colour.filled())))?;
+        chart.draw_series(report.rows.iter().map(|r| {
+            ErrorBar::new_vertical(
+                r.n as f64 + shift,
+                r.min,
+                r.median,
+                r.summary().max,
+                colour,
+                8,
+            )
+        }))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font(("sans-serif", 16))
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
+
+/// The labelled values of a log axis from `lo` to `hi`: 1, 2 and 5 times each power of
+/// ten over up to four decades, the powers of ten alone over more.
+fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let steps: &[f64] = if hi / lo <= 1e4 {
+        &[1.0, 2.0, 5.0]
+    } else {
+        &[1.0]
+    };
+    let mut ticks = Vec::new();
+    let mut decade = 10f64.powf(lo.log10().floor());
+    while decade <= hi {
+        ticks.extend(
+            steps
+                .iter()
+                .map(|s| s * decade)
+                .filter(|t| (lo..=hi).contains(t)),
+        );
+        decade *= 10.0;
+    }
+    ticks
+}
+
+/// A y-axis label: a duration with its unit (`250 ms`), or a count with a metric
+/// prefix (`16M`).
+fn axis_value(measure: Measure, y: f64) -> String {
+    let trim = |v: f64| {
+        let text = format!("{v:.3}");
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    let scaled = |units: &[(f64, &str)]| {
+        let (scale, unit) = units
+            .iter()
+            .find(|(scale, _)| y >= *scale * 0.999_999)
+            .unwrap_or(&units[units.len() - 1]);
+        format!("{}{unit}", trim(y / scale))
+    };
+    match measure {
+        Measure::Time => scaled(&[(1.0, " s"), (1e-3, " ms"), (1e-6, " µs"), (1e-9, " ns")]),
+        Measure::Instructions => {
+            scaled(&[(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, "")])
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks() {
+        let t = log_ticks(0.0003, 0.03);
+        assert_eq!(t.len(), 6, "{t:?}");
+        assert!(
+            (t[0] - 0.0005).abs() < 1e-12 && (t[5] - 0.02).abs() < 1e-12,
+            "{t:?}"
+        );
+        assert_eq!(log_ticks(1.0, 1e6).len(), 7);
+    }
+
+    #[test]
+    fn axis_labels() {
+        assert_eq!(axis_value(Measure::Time, 1.0), "1 s");
+        assert_eq!(axis_value(Measure::Time, 0.01), "10 ms");
+        assert_eq!(axis_value(Measure::Time, 0.0001), "100 µs");
+        assert_eq!(axis_value(Measure::Time, 2.5e-9), "2.5 ns");
+        assert_eq!(axis_value(Measure::Instructions, 1e7), "10M");
+        assert_eq!(axis_value(Measure::Instructions, 1e3), "1k");
+        assert_eq!(axis_value(Measure::Instructions, 10.0), "10");
+    }
+}

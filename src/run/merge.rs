@@ -1,0 +1,481 @@
+//! Merging shard reports: reading them, checking each one (its seal, and that its
+//! numbers are possible) and the set (one run, every shard once), and summing them
+//! with checked arithmetic.
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::limits::{max_split_depth, min_split_depth, MAX_N};
+use crate::model::placement::Placement;
+use crate::plan::tasks::MAX_TASKS;
+use crate::run::shard::{Shard, ShardReport};
+use crate::symmetry::rotation::fundamental;
+use crate::symmetry::Symmetry;
+
+/// The largest weight one solution found by a task stands for (the eight symmetries
+/// of the square).
+const MAX_WEIGHT: u128 = 8;
+
+/// What a shard report is the output of, for messages.
+const WANTED: &str = "count --shard I/K --json";
+
+/// The first word of a checkpoint file (one given to `merge` by mistake).
+const CHECKPOINT_HEADER: &str = "nqueens-checkpoint";
+
+/// Reads the shard reports in `bytes` (the content of a file named `name`): one JSON
+/// object per non-empty line. Each report is named `name`, or `name:LINE` when the
+/// file holds several. Refuses ([`Error::Merge`]) anything else, saying what it is
+/// instead where it can tell (a checkpoint, the output of a whole count or of a merge,
+/// no JSON object at all).
+pub fn read_shard_reports(name: &str, bytes: &[u8]) -> Result<Vec<(String, ShardReport)>, Error> {
+    let fail = |why: String| Err(Error::Merge(why));
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return fail(format!(
+            "{name} is not text: expected the output of {WANTED}"
+        ));
+    };
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
+    let Some(&(_, first)) = lines.first() else {
+        return fail(format!("{name} is empty: expected the output of {WANTED}"));
+    };
+    if first.starts_with(CHECKPOINT_HEADER) {
+        return fail(format!(
+            "{name} is an nqueens checkpoint, not the output of {WANTED}"
+        ));
+    }
+    let several = lines.len() > 1;
+    lines
+        .into_iter()
+        .map(|(number, line)| {
+            let report = parse_report(line)
+                .map_err(|why| Error::Merge(format!("{name} line {} {why}", number + 1)))?;
+            let name = if several {
+                format!("{name}:{}", number + 1)
+            } else {
+                name.to_string()
+            };
+            Ok((name, report))
+        })
+        .collect()
+}
+
+/// Reads one line of a shard output. The numbers are read exactly (up to 2^128 - 1);
+/// the error says what the line is instead, and what was expected.
+fn parse_report(line: &str) -> Result<ShardReport, String> {
+    let error = match serde_json::from_str::<ShardReport>(line) {
+        Ok(report) => return Ok(report),
+        Err(e) => e,
+    };
+    let not_an_object = || format!("is not a shard report (expected a JSON object from {WANTED})");
+    // Only to tell what the line is: large numbers may lose digits here.
+    let Ok(serde_json::Value::Object(value)) = serde_json::from_str::<serde_json::Value>(line)
+    else {
+        return Err(not_an_object());
+    };
+    let has = |field: &str| value.contains_key(field);
+    if !has("shard") && has("shards") {
+        return Err(format!("is the output of merge, not of {WANTED}"));
+    }
+    if !has("shard") && has("total") {
+        return Err(format!(
+            "is the output of count without --shard, not of {WANTED}"
+        ));
+    }
+    // serde's message without its position (the line is named already).
+    let message = error.to_string();
+    let why = message
+        .rsplit_once(" at line ")
+        .map_or(message.as_str(), |(why, _)| why);
+    Err(format!("is not a shard report ({why})"))
+}
+
+/// Why a report cannot be the output of any shard, if it cannot.
+fn impossible(r: &ShardReport) -> Option<String> {
+    if r.n > MAX_N {
+        return Some(format!("n = {} is above {MAX_N}", r.n));
+    }
+    let depths = min_split_depth(r.n)..=max_split_depth(r.n);
+    if !depths.contains(&r.split_depth) {
+        return Some(format!(
+            "split depth {} is not possible for n = {}",
+            r.split_depth, r.n
+        ));
+    }
+    if r.tasks_total > MAX_TASKS {
+        return Some(format!(
+            "{} tasks is more than a run can have",
+            r.tasks_total
+        ));
+    }
+    if !r.placements.is_empty() && Placement::parse(r.n, &r.placements).is_err() {
+        return Some(format!(
+            "'{}' are no placed queens for n = {}",
+            r.placements, r.n
+        ));
+    }
+    if !r.placements.is_empty() && r.symmetry == Symmetry::Full {
+        return Some("placed queens are never counted with full symmetry".into());
+    }
+    match (r.resumed, r.ran) {
+        (None, None) => {}
+        (Some(resumed), Some(ran)) if resumed.checked_add(ran) == Some(r.tasks) => {}
+        _ => return Some("its resumed and ran tasks do not add up to its tasks".into()),
+    }
+    match (r.rot180, r.rot90) {
+        (None, None) => {}
+        (Some(_), Some(_)) if r.shard != 0 => {
+            return Some("only shard 0 counts the rotation-fixed solutions".into())
+        }
+        (Some(rot180), Some(rot90)) if rot90 <= rot180 => {}
+        _ => return Some("its rotation-fixed counts do not fit together".into()),
+    }
+    // Each task's solutions are at most its nodes (one per queen in its last row), or
+    // one for a task that is a whole board; each weighs at most MAX_WEIGHT.
+    let bound = r
+        .nodes
+        .checked_add(r.tasks as u128)
+        .and_then(|found| found.checked_mul(MAX_WEIGHT));
+    if bound.is_some_and(|bound| r.total > bound) {
+        return Some(format!(
+            "its total {} is more than its {} nodes could have found",
+            r.total, r.nodes
+        ));
+    }
+    None
+}
+
+/// The sum of a complete set of shard outputs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Merged {
+    /// The board size.
+    pub n: usize,
+    /// The number of solutions.
+    pub total: u128,
+    /// The fundamental solutions, when shard 0 ran with `--unique` (from its
+    /// rotation-fixed counts and the total, by Burnside's lemma).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unique: Option<u128>,
+    /// Shard 0's count of the solutions fixed by the half turn, if it made one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rot180: Option<u128>,
+    /// Shard 0's count of the solutions fixed by the quarter turn, if it made one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rot90: Option<u128>,
+    /// The queens placed by all shards together (equal to an unsharded count's).
+    pub nodes: u128,
+    /// The tasks of the whole count.
+    pub tasks: usize,
+    /// The symmetry mode.
+    pub symmetry: Symmetry,
+    /// Rows fixed to form tasks.
+    pub split_depth: usize,
+    /// Pre-placed queens (empty when none).
+    pub placements: String,
+    /// The number of shards merged.
+    pub shards: usize,
+    /// The shards' wall-clock seconds added up.
+    pub shard_seconds: f64,
+    /// The reports merged without a seal (allowed by [`MergeOptions::allow_unsealed`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unsealed: Vec<String>,
+}
+
+/// How [`merge`] treats reports without a seal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MergeOptions {
+    /// Accept reports that carry no seal (written before reports were sealed), and
+    /// name them in [`Merged::unsealed`]. A report whose seal is wrong is refused
+    /// whatever this says.
+    pub allow_unsealed: bool,
+}
+
+/// Sums the shard outputs `reports`, each named by where it came from. Refuses a
+/// report whose seal fails ([`Error::ShardSeal`]; one without a seal too, unless
+/// `options` allow it), and ([`Error::Merge`]) an impossible report, an empty set, one
+/// with shards of different runs, a shard given twice, a missing shard, or sums past
+/// 2^128.
+pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Result<Merged, Error> {
+    let fail = |m: String| Err(Error::Merge(m));
+    let Some((first_name, first)) = reports.first() else {
+        return fail("nothing to merge: no shard outputs given".into());
+    };
+    let mut unsealed = Vec::new();
+    for (name, r) in reports {
+        match r.seal_holds() {
+            Some(true) => {}
+            Some(false) => {
+                return Err(Error::ShardSeal {
+                    name: name.clone(),
+                    missing: false,
+                })
+            }
+            None if options.allow_unsealed => unsealed.push(name.clone()),
+            None => {
+                return Err(Error::ShardSeal {
+                    name: name.clone(),
+                    missing: true,
+                })
+            }
+        }
+        if let Some(problem) = impossible(r) {
+            return fail(format!("{name} is impossible: {problem}"));
+        }
+    }
+    let mut seen: std::collections::BTreeMap<usize, &str> = Default::default();
+    let run = first.identity();
+    for (name, r) in reports {
+        if let Some(diff) = r.identity().difference(&run) {
+            return fail(format!(
+                "{name} is from another run than {first_name}: {}",
+                diff.describe("there", &format!("in {first_name}"))
+            ));
+        }
+        if r.shards != first.shards {
+            return fail(format!(
+                "{name} is from another run than {first_name}: it is one of {} shards, not {}",
+                r.shards, first.shards
+            ));
+        }
+        if r.shard >= r.shards {
+            return fail(format!(
+                "{name}: shard {} is not below the shard count {}",
+                r.shard, r.shards
+            ));
+        }
+        if let Some(other) = seen.insert(r.shard, name) {
+            return fail(format!(
+                "shard {}/{} is given twice ({other} and {name})",
+                r.shard, r.shards
+            ));
+        }
+        let share = Shard {
+            index: r.shard,
+            count: r.shards,
+        }
+        .share(r.tasks_total);
+        if r.tasks != share {
+            return fail(format!(
+                "{name}: shard {}/{} ran {} tasks, but its share is {share}",
+                r.shard, r.shards, r.tasks
+            ));
+        }
+    }
+    let missing: Vec<String> = (0..first.shards)
+        .filter(|i| !seen.contains_key(i))
+        .take(10)
+        .map(|i| format!("{i}/{}", first.shards))
+        .collect();
+    if !missing.is_empty() {
+        let more = first.shards - seen.len() - missing.len();
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        return fail(format!("shards missing: {}{tail}", missing.join(", ")));
+    }
+    let overflow = |what: &str| Error::Merge(format!("the shards' {what} add up past 2^128"));
+    let mut total = 0u128;
+    let mut nodes = 0u128;
+    for (_, r) in reports {
+        total = total
+            .checked_add(r.total)
+            .ok_or_else(|| overflow("totals"))?;
+        nodes = nodes
+            .checked_add(r.nodes)
+            .ok_or_else(|| overflow("nodes"))?;
+    }
+    let zero = reports.iter().map(|(_, r)| r).find(|r| r.shard == 0);
+    let (rot180, rot90) = zero.map_or((None, None), |r| (r.rot180, r.rot90));
+    if rot180.is_some_and(|r| r > total) {
+        return fail(format!(
+            "shard 0's count of solutions fixed by the half turn exceeds the total {total}: \
+             a shard report is wrong"
+        ));
+    }
+    let unique = match (rot180, rot90) {
+        (Some(rot180), Some(rot90)) => {
+            Some(fundamental(first.n, total, rot180, rot90).ok_or_else(|| {
+                Error::Merge(format!(
+                    "the total {total} and shard 0's rotation-fixed counts ({rot180}, {rot90}) \
+                     give no whole number of classes: a shard report is wrong"
+                ))
+            })?)
+        }
+        _ => None,
+    };
+    Ok(Merged {
+        n: first.n,
+        total,
+        unique,
+        rot180,
+        rot90,
+        nodes,
+        tasks: first.tasks_total,
+        symmetry: first.symmetry,
+        split_depth: first.split_depth,
+        placements: first.placements.clone(),
+        shards: first.shards,
+        shard_seconds: reports.iter().map(|(_, r)| r.seconds).sum(),
+        unsealed,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::kernel::Kernel;
+
+    fn merge_all(reports: &[(String, ShardReport)]) -> Result<Merged, Error> {
+        merge(reports, &MergeOptions::default())
+    }
+
+    fn report(shard: usize, shards: usize) -> (String, ShardReport) {
+        let tasks_total = 10;
+        (
+            format!("s{shard}.json"),
+            ShardReport {
+                n: 8,
+                symmetry: Symmetry::Mirror,
+                kernel: Some(Kernel::Scalar),
+                split_depth: 2,
+                placements: String::new(),
+                shard,
+                shards,
+                tasks: Shard {
+                    index: shard,
+                    count: shards,
+                }
+                .indices(tasks_total)
+                .len(),
+                tasks_total,
+                total: 10 * shard as u128,
+                nodes: 5,
+                rot180: None,
+                rot90: None,
+                threads: 1,
+                seconds: 0.5,
+                version: "0".into(),
+                commit: None,
+                resumed: None,
+                ran: None,
+                check: None,
+            }
+            .sealed(),
+        )
+    }
+
+    #[test]
+    fn merges_complete_sets_only() {
+        let set: Vec<_> = (0..3).map(|i| report(i, 3)).collect();
+        let merged = merge_all(&set).unwrap();
+        assert_eq!((merged.total, merged.nodes, merged.shards), (30, 15, 3));
+        let e = merge_all(&set[..2]).unwrap_err().to_string();
+        assert_eq!(e, "shards missing: 2/3");
+        let mut twice = set.clone();
+        twice.push(report(1, 3));
+        assert!(merge_all(&twice)
+            .unwrap_err()
+            .to_string()
+            .contains("given twice"));
+        let mut mixed = set.clone();
+        mixed[2].1.n = 9;
+        mixed[2].1 = mixed[2].1.clone().sealed();
+        assert!(merge_all(&mixed)
+            .unwrap_err()
+            .to_string()
+            .contains("n is '9' there but '8' in s0.json"));
+        let mut short = set;
+        short[0].1.tasks -= 1;
+        short[0].1 = short[0].1.clone().sealed();
+        assert!(merge_all(&short)
+            .unwrap_err()
+            .to_string()
+            .contains("its share"));
+        assert!(merge_all(&[]).is_err());
+    }
+
+    #[test]
+    fn shards_of_different_kernels_and_versions_merge() {
+        let mut set: Vec<_> = (0..2).map(|i| report(i, 2)).collect();
+        set[1].1.kernel = Some(Kernel::Avx512);
+        set[1].1 = set[1].1.clone().sealed();
+        assert_eq!(merge_all(&set).unwrap().total, 10);
+        // An output written before kernels were named still reads.
+        let mut value = serde_json::to_value(&set[0].1).unwrap();
+        value.as_object_mut().unwrap().remove("kernel");
+        let old: ShardReport = serde_json::from_value(value).unwrap();
+        assert_eq!(old.kernel, None);
+    }
+
+    #[test]
+    fn seals_and_impossible_reports_are_refused() {
+        let set: Vec<_> = (0..2).map(|i| report(i, 2)).collect();
+        let mut edited = set.clone();
+        edited[1].1.total += 1;
+        let e = merge_all(&edited).unwrap_err();
+        assert!(matches!(e, Error::ShardSeal { missing: false, .. }), "{e}");
+        let mut old = set.clone();
+        old[1].1.check = None;
+        let e = merge_all(&old).unwrap_err();
+        assert!(matches!(e, Error::ShardSeal { missing: true, .. }), "{e}");
+        let allowed = merge(
+            &old,
+            &MergeOptions {
+                allow_unsealed: true,
+            },
+        )
+        .unwrap();
+        assert_eq!(allowed.unsealed, ["s1.json"]);
+        let impossible = |change: fn(&mut ShardReport)| {
+            let mut set = set.clone();
+            change(&mut set[1].1);
+            set[1].1 = set[1].1.clone().sealed();
+            merge_all(&set).unwrap_err().to_string()
+        };
+        assert!(impossible(|r| r.total = u128::MAX).contains("more than its"));
+        assert!(impossible(|r| r.n = 40).contains("above"));
+        assert!(impossible(|r| r.split_depth = 9).contains("split depth"));
+        assert!(impossible(|r| r.tasks_total = usize::MAX).contains("more than a run"));
+        assert!(impossible(|r| r.rot180 = Some(1)).contains("rotation-fixed"));
+        assert!(impossible(|r| (r.resumed, r.ran) = (Some(1), Some(1))).contains("add up"));
+        assert!(impossible(|r| r.placements = "9:9".into()).contains("no placed queens"));
+        let mut set = set;
+        set[0].1.rot180 = Some(100);
+        set[0].1.rot90 = Some(0);
+        set[0].1 = set[0].1.clone().sealed();
+        assert!(merge_all(&set)
+            .unwrap_err()
+            .to_string()
+            .contains("exceeds the total"));
+    }
+
+    #[test]
+    fn every_task_finds_at_most_eight_solutions_per_node() {
+        use crate::model::placement::Placement;
+        use crate::run::count::Options;
+        use crate::run::tasks::Setup;
+        for n in 1..=11 {
+            for symmetry in Symmetry::ALL {
+                for split_depth in [1, n / 2, n] {
+                    let options = Options {
+                        threads: Some(1),
+                        symmetry,
+                        split_depth: Some(split_depth.max(1)),
+                        ..Options::default()
+                    };
+                    let setup = Setup::new(&Placement::empty(n).unwrap(), &options).unwrap();
+                    for i in 0..setup.list.len() {
+                        let r = setup.run_task(i);
+                        let found = u128::from(r.nodes.max(1));
+                        assert!(r.weighted <= MAX_WEIGHT * found, "n = {n}: {r:?}");
+                    }
+                }
+            }
+        }
+    }
+}

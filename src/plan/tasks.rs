@@ -10,7 +10,7 @@
 
 use crate::error::Error;
 use crate::limits::{check_board_size, check_split_depth, max_split_depth, min_split_depth};
-use crate::model::constraints::{Constraints, MAX_N};
+use crate::model::constraints::{column_of, Constraints, MAX_N};
 use crate::model::placement::Placement;
 use crate::plan::seeds::{exact_symmetry, seeds};
 use crate::search::scalar::Frontier;
@@ -166,7 +166,7 @@ impl TaskList {
                     frontier: task.frontier.place(bit),
                     ..*task
                 };
-                child.prefix[task.frontier.row] = bit.trailing_zeros() as u8;
+                child.prefix[task.frontier.row] = column_of(bit);
                 next.push(child);
                 self.setup_nodes += 1;
             }

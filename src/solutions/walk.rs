@@ -134,6 +134,9 @@ pub struct Solutions {
 
 impl Solutions {
     /// Every solution of the n x n board.
+    ///
+    /// # Errors
+    /// [`Error::Placement`] for a board size over [`crate::MAX_N`].
     pub fn all(n: usize) -> Result<Solutions, Error> {
         Ok(Solutions::completions(&Placement::empty(n)?))
     }

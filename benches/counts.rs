@@ -58,7 +58,7 @@ fn counts(c: &mut Criterion) {
                 ));
                 let id = BenchmarkId::new(format!("threads={threads}"), n);
                 group.bench_with_input(id, &n, |b, &n| {
-                    b.iter(|| count(black_box(n), black_box(&options)).expect("a valid count"))
+                    b.iter(|| count(black_box(n), black_box(&options)).expect("a valid count"));
                 });
             }
         }

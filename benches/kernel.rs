@@ -44,7 +44,7 @@ fn kernels(c: &mut Criterion) {
             assert_eq!(u128::from(tally.solutions), expected, "{kernel}, n = {n}");
             group.throughput(Throughput::Elements(tally.nodes));
             group.bench_with_input(BenchmarkId::from_parameter(n), &constraints, |b, c| {
-                b.iter(|| resolved.count(black_box(c), black_box(Frontier::ROOT)))
+                b.iter(|| resolved.count(black_box(c), black_box(Frontier::ROOT)));
             });
         }
         group.finish();

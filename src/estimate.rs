@@ -96,6 +96,12 @@ pub(crate) struct NodeEstimate {
 
 /// Estimates the nodes and time of `count(n, options)` with `probes` probes seeded by
 /// `seed`, calibrating the time with a short real count.
+///
+/// # Errors
+/// [`Error::OutOfRange`] for a board size, thread count, split depth or probe count
+/// out of range; [`Error::TooManyTasks`] for a split too deep;
+/// [`Error::KernelUnsupported`] for a kernel this processor cannot run;
+/// [`Error::ThreadPool`] when the threads cannot start.
 pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<Estimate, Error> {
     Quantity::Probes.check(i128::from(probes))?;
     let threads = resolve_threads(options.threads)?;
@@ -104,6 +110,10 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
     let nodes = pool.install(|| estimate_nodes(&list, probes, seed));
     let kernel = options.kernel.resolve()?.kernel();
     let rate = calibrate(n, options.symmetry, kernel)?;
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "at most MAX_THREADS threads, exact in an f64"
+    )]
     let per_second = rate * threads as f64;
     let (low, high) = interval(nodes);
     Ok(Estimate {
@@ -140,6 +150,10 @@ fn interval(e: NodeEstimate) -> (f64, f64) {
 
 /// Knuth's estimate of the nodes a count over `list` visits (task building included),
 /// from `probes` probes seeded by `seed`, run on the current rayon pool.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "an estimate: the nearest f64 of the setup nodes, probes and tasks is all it needs"
+)]
 pub(crate) fn estimate_nodes(list: &TaskList, probes: u64, seed: u64) -> NodeEstimate {
     let setup = list.setup_nodes as f64;
     if list.is_empty() || probes == 0 {
@@ -181,7 +195,8 @@ pub(crate) fn estimate_nodes(list: &TaskList, probes: u64, seed: u64) -> NodeEst
 /// One probe: a random task and a random walk to a leaf, returning the walk's
 /// estimate of the nodes below the task's start.
 fn probe(list: &TaskList, rng: &mut SplitMix64) -> f64 {
-    let task = &list.tasks[rng.below(list.len() as u64) as usize];
+    let pick = rng.below(list.len() as u64);
+    let task = &list.tasks[usize::try_from(pick).expect("below the task count, a usize")];
     let constraints = &list.constraints[task.constraints];
     let mut frontier = task.frontier;
     let (mut product, mut total) = (1.0f64, 0.0f64);
@@ -204,6 +219,10 @@ fn probe(list: &TaskList, rng: &mut SplitMix64) -> f64 {
 /// The kernel's speed on this machine in nodes per second on one thread, measured by
 /// counting growing boards (14 up to 16, or `n`) under `symmetry` with `kernel` until at
 /// least [`CALIBRATION_SECONDS`] have passed.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "a rate: the nearest f64 of the nodes is all it needs"
+)]
 pub(crate) fn calibrate(n: usize, symmetry: Symmetry, kernel: Kernel) -> Result<f64, Error> {
     let options = Options {
         threads: Some(1),
@@ -274,6 +293,10 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "the setup nodes of n = 8, far below 2^53"
+    )]
     fn exact_when_the_tasks_are_leaves() {
         // With every row fixed, each task is a leaf: the estimate is the setup alone.
         let list = TaskList::build(8, Symmetry::None, Some(8)).unwrap();
@@ -282,6 +305,10 @@ mod tests {
     }
 
     #[test]
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "the nodes of n = 11, far below 2^53"
+    )]
     fn close_to_the_real_count_and_reproducible() {
         let options = Options {
             threads: Some(2),
@@ -303,7 +330,7 @@ mod tests {
         let mut rng = SplitMix64::new(1);
         let mut seen = [false; 5];
         for _ in 0..200 {
-            seen[rng.below(5) as usize] = true;
+            seen[usize::try_from(rng.below(5)).unwrap()] = true;
         }
         assert_eq!(seen, [true; 5]);
     }

@@ -50,23 +50,29 @@ impl Quantity {
         }
     }
 
-    /// `value` if it is in range, else the [`OutOfRange`] error.
+    /// `value` if it is in range.
+    ///
+    /// # Errors
+    /// [`OutOfRange`] when `value` is outside [`Quantity::range`].
     pub fn check(self, value: i128) -> Result<u64, OutOfRange> {
         let (min, max) = self.range();
-        if (i128::from(min)..=i128::from(max)).contains(&value) {
-            Ok(value as u64)
-        } else {
-            Err(OutOfRange {
+        match u64::try_from(value) {
+            Ok(value) if (min..=max).contains(&value) => Ok(value),
+            _ => Err(OutOfRange {
                 quantity: self,
                 value,
                 min,
                 max,
-            })
+            }),
         }
     }
 
     /// Parses `text` as an integer in range; a non-integer is described by
     /// [`Quantity::expectation`].
+    ///
+    /// # Errors
+    /// The message for the command line: the [`OutOfRange`] wording for an integer out
+    /// of range, [`Quantity::expectation`] for anything else.
     pub fn parse(self, text: &str) -> Result<u64, String> {
         match text.trim().parse::<i128>() {
             Ok(value) => self.check(value).map_err(|e| e.to_string()),
@@ -153,24 +159,33 @@ impl fmt::Display for OutOfRange {
 
 impl std::error::Error for OutOfRange {}
 
-/// The accepted board sizes are `0..=MAX_N`.
+/// `n`, checked: the accepted board sizes are `0..=MAX_N`.
+///
+/// # Errors
+/// [`OutOfRange`] for a board size over [`MAX_N`].
 pub fn check_board_size(n: usize) -> Result<usize, OutOfRange> {
-    Quantity::BoardSize.check(n as i128).map(|n| n as usize)
+    Quantity::BoardSize.check(n as i128).map(|_| n)
 }
 
 /// The thread count to use: the requested one, checked, or every logical CPU.
+///
+/// # Errors
+/// [`OutOfRange`] for a requested count of 0 or over [`MAX_THREADS`].
 pub fn resolve_threads(threads: Option<usize>) -> Result<usize, OutOfRange> {
     match threads {
-        Some(t) => Quantity::Threads.check(t as i128).map(|t| t as usize),
+        Some(t) => Quantity::Threads.check(t as i128).map(|_| t),
         None => Ok(num_cpus::get().max(1)),
     }
 }
 
 /// A split depth checked against the range of a board of size `n`.
+///
+/// # Errors
+/// [`OutOfRange`] for a depth outside `min_split_depth(n)..=max_split_depth(n)`.
 pub fn check_split_depth(n: usize, depth: usize) -> Result<usize, OutOfRange> {
     Quantity::SplitDepth { n }
         .check(depth as i128)
-        .map(|d| d as usize)
+        .map(|_| depth)
 }
 
 /// The smallest split depth accepted for a board of size `n` (1, or 0 for the empty

@@ -11,6 +11,9 @@ pub fn round_to_nanos(seconds: f64) -> f64 {
 }
 
 /// Serializes seconds rounded by [`round_to_nanos`] (for `#[serde(serialize_with)]`).
+///
+/// # Errors
+/// Those of `serializer`.
 pub fn serialize<S: serde::Serializer>(seconds: &f64, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_f64(round_to_nanos(*seconds))
 }
@@ -20,8 +23,12 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(
+        clippy::float_cmp,
+        reason = "the rounding gives these exact doubles, which is what is tested"
+    )]
     fn no_float_noise() {
-        let noisy = 2.5035536929999997_f64;
+        let noisy = 2.503_553_692_999_999_7_f64;
         assert_eq!(
             serde_json::to_string(&round_to_nanos(noisy)).unwrap(),
             "2.503553693"

@@ -215,6 +215,10 @@ fn instruction_counts_are_stable() {
     assert_eq!(report["measure"], "instructions");
     assert_eq!(report["threads"], 1);
     for row in report["rows"].as_array().unwrap() {
+        #[allow(
+            clippy::cast_precision_loss,
+            reason = "instruction counts of small boards, far below 2^53"
+        )]
         let samples: Vec<f64> = row["samples"]
             .as_array()
             .unwrap()
@@ -222,8 +226,8 @@ fn instruction_counts_are_stable() {
             .map(|s| s.as_u64().expect("instruction counts are integers") as f64)
             .collect();
         assert_eq!(samples.len(), 5);
-        let min = samples.iter().cloned().fold(f64::INFINITY, f64::min);
-        let max = samples.iter().cloned().fold(0.0, f64::max);
+        let min = samples.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = samples.iter().copied().fold(0.0, f64::max);
         let spread = (max - min) / min;
         eprintln!(
             "n = {}: instruction spread {:.4}%",

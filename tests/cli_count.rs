@@ -296,7 +296,7 @@ fn bench_writes_one_json_and_one_markdown_report() {
     let ns: Vec<u64> = rows.iter().map(|r| r["n"].as_u64().unwrap()).collect();
     assert_eq!(ns, [4, 5, 6, 7, 8]);
     for row in rows {
-        let n = row["n"].as_u64().unwrap() as usize;
+        let n = usize::try_from(row["n"].as_u64().unwrap()).unwrap();
         assert_eq!(
             u128::from(row["total"].as_u64().unwrap()),
             published_total(n)

@@ -79,7 +79,7 @@ fn checkpointed(n: usize, file: &Path) -> Vec<String> {
     let n = n.to_string();
     ["count", &n, "--threads", "1", "--json", "--checkpoint"]
         .iter()
-        .map(|s| s.to_string())
+        .map(ToString::to_string)
         .chain([file.display().to_string()])
         .collect()
 }
@@ -101,14 +101,15 @@ fn strs(args: &[String]) -> Vec<&str> {
 /// The nodes and tasks of the count of `n` (a plain run, made once per test binary).
 fn reference(n: usize) -> (Value, u64) {
     static COUNTS: std::sync::Mutex<Vec<(usize, Value)>> = std::sync::Mutex::new(Vec::new());
-    let mut counts = COUNTS.lock().unwrap_or_else(|e| e.into_inner());
-    let whole = match counts.iter().find(|(m, _)| *m == n) {
-        Some((_, whole)) => whole.clone(),
-        None => {
-            let whole = json(&run(&["count", &n.to_string(), "--json"]));
-            counts.push((n, whole.clone()));
-            whole
-        }
+    let mut counts = COUNTS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let whole = if let Some((_, whole)) = counts.iter().find(|(m, _)| *m == n) {
+        whole.clone()
+    } else {
+        let whole = json(&run(&["count", &n.to_string(), "--json"]));
+        counts.push((n, whole.clone()));
+        whole
     };
     (whole["nodes"].clone(), whole["tasks"].as_u64().unwrap())
 }
@@ -220,7 +221,7 @@ fn a_signal_stops_the_run_saves_it_and_the_rerun_resumes() {
         let expected = format!(
             "interrupted: {} of {} tasks saved in {}; run the same command to resume\n",
             grouped(saved),
-            grouped(tasks as usize),
+            grouped(usize::try_from(tasks).unwrap()),
             file.display()
         );
         assert_eq!(stderr, expected, "SIG{name}");

@@ -153,7 +153,7 @@ fn agrees_on_random_constraints(fast: Resolved) -> Result<(), Failed> {
         .run(&constrained_start(), |(n, masks, picks)| {
             let mut c = Constraints::new(n);
             for (row, &mask) in masks.iter().enumerate() {
-                c.restrict(row, mask | (row as u32 % 3).wrapping_neg());
+                c.restrict(row, mask | u32::try_from(row % 3).unwrap().wrapping_neg());
             }
             // Place a queen on each row of the prefix where one fits.
             let mut start = Frontier::ROOT;
@@ -182,6 +182,10 @@ fn agrees_on_whole_trees(fast: Resolved) -> Result<(), Failed> {
 
 /// Whole counts through the library's `count`: every mode and sweep depth, n = 0..=13;
 /// the same total, nodes and tasks as the scalar kernel, and the published total.
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "every test of the harness's table returns a Result"
+)]
 fn counts_agree_on_every_mode_and_depth(fast: Resolved) -> Result<(), Failed> {
     for n in 0..=13 {
         for symmetry in Symmetry::ALL {
@@ -219,7 +223,7 @@ impl Random {
 
     /// A number in `0..bound`.
     fn below(&mut self, bound: usize) -> usize {
-        (self.next() % bound as u64) as usize
+        usize::try_from(self.next() % bound as u64).expect("below `bound`, a usize")
     }
 
     /// One of the set bits of `mask` (not 0).
@@ -269,7 +273,7 @@ fn deepen(
             _ => avail,
         };
         let bit = random.bit_of(choice);
-        columns.push(bit.trailing_zeros() as u8);
+        columns.push(u8::try_from(bit.trailing_zeros()).unwrap());
         start = start.place(bit);
     }
     Some((start, columns))

@@ -57,7 +57,7 @@ fn killed_run_resumes_to_the_exact_total() {
     child.wait().unwrap();
     let recorded = lines(&file);
     let whole = json(&["count", "15", "--symmetry", "none", "--json"]);
-    let tasks = whole["tasks"].as_u64().unwrap() as usize;
+    let tasks = usize::try_from(whole["tasks"].as_u64().unwrap()).unwrap();
     assert!(
         recorded >= 200 && recorded <= tasks,
         "{recorded} of {tasks} lines"

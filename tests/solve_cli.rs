@@ -1,6 +1,7 @@
 //! `nqueens solve`: exact output in every format, counts, order, threads, limits,
 //! symmetry classes and closed pipes.
 
+use std::fmt::Write as _;
 use std::io::Read;
 use std::process::{Command, Stdio};
 
@@ -65,7 +66,7 @@ fn render(format: &str, solutions: &[Vec<usize>]) -> String {
     match format {
         "board" => solutions
             .iter()
-            .map(|s| rows(s).iter().map(|r| format!("{r}\n")).collect::<String>() + "\n")
+            .map(|s| rows(s).iter().map(|r| r.clone() + "\n").collect::<String>() + "\n")
             .collect(),
         "leetcode" => {
             let boards: Vec<String> = solutions
@@ -84,13 +85,11 @@ fn render(format: &str, solutions: &[Vec<usize>]) -> String {
                 parts.join(" ") + "\n"
             })
             .collect(),
-        "jsonl" => solutions
-            .iter()
-            .map(|s| {
-                let parts: Vec<String> = s.iter().map(usize::to_string).collect();
-                format!("{{\"columns\":[{}]}}\n", parts.join(","))
-            })
-            .collect(),
+        "jsonl" => solutions.iter().fold(String::new(), |mut out, s| {
+            let parts: Vec<String> = s.iter().map(usize::to_string).collect();
+            let _ = writeln!(out, "{{\"columns\":[{}]}}", parts.join(","));
+            out
+        }),
         _ => unreachable!(),
     }
 }
@@ -249,7 +248,7 @@ fn output_does_not_depend_on_the_thread_count() {
 #[test]
 fn limit_keeps_the_first_solutions() {
     let all = stdout(&["solve", "8", "--format", "columns"]);
-    let first: String = all.lines().take(3).map(|l| format!("{l}\n")).collect();
+    let first: String = all.lines().take(3).map(|l| l.to_owned() + "\n").collect();
     assert_eq!(
         stdout(&["solve", "8", "--format", "columns", "--limit", "3"]),
         first

@@ -20,8 +20,9 @@ pub fn thread_count(s: &str) -> Result<usize, String> {
 pub fn parse_quantity(s: &str, quantity: Quantity) -> Result<usize, String> {
     quantity
         .parse(s)
-        .map(|v| v as usize)
-        .map_err(|_| quantity.expectation())
+        .ok()
+        .and_then(|v| usize::try_from(v).ok())
+        .ok_or_else(|| quantity.expectation())
 }
 
 /// Parses a split depth; its range (1 to N) is checked once N is known, so any integer
@@ -45,10 +46,16 @@ pub fn kernel(s: &str) -> Result<Kernel, String> {
 /// Parses an integer in `lo..=hi`, naming the range when it is not one (for numbers
 /// the library does not take, such as `--max` or `--limit`).
 pub fn parse_in_range(s: &str, lo: u64, hi: u64, what: &str) -> Result<u64, String> {
-    match s.trim().parse::<i128>() {
-        Ok(v) if (i128::from(lo)..=i128::from(hi)).contains(&v) => Ok(v as u64),
+    match s.trim().parse::<i128>().map(u64::try_from) {
+        Ok(Ok(v)) if (lo..=hi).contains(&v) => Ok(v),
         _ => Err(format!("{what} must be an integer from {lo} to {hi}")),
     }
+}
+
+/// [`parse_in_range`] for a count or a size (a `usize`).
+pub fn parse_usize_in_range(s: &str, lo: usize, hi: usize, what: &str) -> Result<usize, String> {
+    let v = parse_in_range(s, lo as u64, hi as u64, what)?;
+    Ok(usize::try_from(v).expect("at most `hi`, a usize"))
 }
 
 /// How a count runs: threads, symmetry and task split.
@@ -77,7 +84,8 @@ impl RunArgs {
         let split_depth = match self.split_depth {
             Some(depth) => {
                 let depth = Quantity::SplitDepth { n }.check(i128::from(depth))?;
-                Some(check_split_depth(n, depth as usize)?)
+                let depth = usize::try_from(depth).expect("at most `n`, a usize");
+                Some(check_split_depth(n, depth)?)
             }
             None => None,
         };
@@ -95,11 +103,13 @@ impl RunArgs {
     /// kernel must run on this processor.
     pub fn options_clamped(&self, max_n: usize) -> Result<Options, nqueens::Error> {
         self.kernel.resolved()?;
-        let hi = max_split_depth(max_n) as i64;
+        let hi = max_split_depth(max_n);
+        // Clamped into 0..=hi (a negative depth becomes 0).
+        let clamp = |d: i64| usize::try_from(d).map_or(0, |d| d.min(hi));
         Ok(Options {
             threads: self.threads,
             symmetry: self.symmetry,
-            split_depth: self.split_depth.map(|d| d.clamp(0, hi) as usize),
+            split_depth: self.split_depth.map(clamp),
             unique: false,
             kernel: self.kernel,
         })

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::args::{board_size, parse_in_range, RunArgs};
+use super::args::{board_size, parse_usize_in_range, RunArgs};
 use super::compare::{compare_reports, draw_pair, exit_status, load_report, VerdictArgs};
 use super::output::print_stdout;
 use super::report::bench::{table_header, table_row, BenchReport, Measure};
@@ -88,11 +88,11 @@ pub struct BenchArgs {
 }
 
 fn runs(s: &str) -> Result<usize, String> {
-    parse_in_range(s, 1, 1000, "--runs").map(|v| v as usize)
+    parse_usize_in_range(s, 1, 1000, "--runs")
 }
 
 fn warmup(s: &str) -> Result<usize, String> {
-    parse_in_range(s, 0, 100, "--warmup").map(|v| v as usize)
+    parse_usize_in_range(s, 0, 100, "--warmup")
 }
 
 fn sample_time(s: &str) -> Result<f64, String> {

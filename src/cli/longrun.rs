@@ -33,6 +33,10 @@ pub struct LongRunArgs {
     pub checkpoint: Option<PathBuf>,
     /// Run only the tasks whose index is I mod K (I from 0 to K-1). `auto/K` takes I
     /// from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
+    #[allow(
+        clippy::doc_markdown,
+        reason = "clap prints this text as written: it is help, not rustdoc"
+    )]
     #[arg(long, value_name = "I/K", value_parser = shard, allow_hyphen_values = true)]
     pub shard: Option<Shard>,
     /// Show progress on stderr even when it is not a terminal (then as a plain line

@@ -20,6 +20,7 @@ mod report;
 mod solve;
 mod verify;
 
+use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -182,10 +183,11 @@ fn one_line(e: &clap::Error) -> String {
     }
     let mut message = parts.join(" ");
     if e.kind() == clap::error::ErrorKind::MissingRequiredArgument && message.contains("<N>") {
-        message.push_str(&format!(
+        let _ = write!(
+            message,
             " (N is the board size, an integer from 0 to {})",
             nqueens::MAX_N
-        ));
+        );
     }
     if !message.starts_with("error:") {
         message.insert_str(0, "error: ");

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use super::args::{parse_in_range, RunArgs};
+use super::args::{parse_usize_in_range, RunArgs};
 use super::output::print_stdout;
 use super::report::published::MAX_PUBLISHED;
 use super::report::verify::{verify, VerifyRow};
@@ -30,7 +30,7 @@ pub struct VerifyArgs {
 }
 
 fn max_n(s: &str) -> Result<usize, String> {
-    parse_in_range(s, 0, MAX_PUBLISHED as u64, "--max").map(|v| v as usize)
+    parse_usize_in_range(s, 0, MAX_PUBLISHED, "--max")
 }
 
 /// Runs `verify`: exit status 1 if any total differs from the published one.

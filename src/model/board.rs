@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::model::constraints::MAX_N;
+use crate::model::constraints::{index_byte, MAX_N};
 
 pub(crate) use crate::model::d4::Transform;
 
@@ -45,20 +45,24 @@ impl Board {
     /// assert!(board.is_solution());
     /// assert_eq!(board.rows(), [".Q..", "...Q", "Q...", "..Q."]);
     /// ```
+    ///
+    /// # Errors
+    /// [`BoardError::TooLarge`] for more than [`MAX_N`] rows,
+    /// [`BoardError::ColumnOutOfRange`] for a column outside `0..n`.
     pub fn new(columns: &[usize]) -> Result<Board, BoardError> {
         let n = columns.len();
         if n > MAX_N {
             return Err(BoardError::TooLarge(n));
         }
         let mut board = Board {
-            n: n as u8,
+            n: index_byte(n),
             columns: [0; MAX_N],
         };
         for (row, &column) in columns.iter().enumerate() {
             if column >= n {
                 return Err(BoardError::ColumnOutOfRange { row, column, n });
             }
-            board.columns[row] = column as u8;
+            board.columns[row] = index_byte(column);
         }
         Ok(board)
     }
@@ -67,7 +71,7 @@ impl Board {
     pub(crate) fn from_bytes(columns: &[u8]) -> Board {
         debug_assert!(columns.len() <= MAX_N);
         let mut board = Board {
-            n: columns.len() as u8,
+            n: index_byte(columns.len()),
             columns: [0; MAX_N],
         };
         board.columns[..columns.len()].copy_from_slice(columns);
@@ -96,10 +100,8 @@ impl Board {
     pub fn is_solution(&self) -> bool {
         let cols = self.columns();
         (0..cols.len()).all(|a| {
-            (a + 1..cols.len()).all(|b| {
-                let (ca, cb) = (i64::from(cols[a]), i64::from(cols[b]));
-                ca != cb && (ca - cb).abs() != (b - a) as i64
-            })
+            (a + 1..cols.len())
+                .all(|b| cols[a] != cols[b] && usize::from(cols[a].abs_diff(cols[b])) != b - a)
         })
     }
 
@@ -107,6 +109,7 @@ impl Board {
     ///
     /// The result has one queen per row only if the board has one per column, as a
     /// solution does; for other boards the rows of missing queens read column 0.
+    #[must_use]
     pub fn transformed(&self, transform: Transform) -> Board {
         let n = self.n();
         let mut image = Board {
@@ -115,7 +118,7 @@ impl Board {
         };
         for (row, &column) in self.columns().iter().enumerate() {
             let (r, c) = transform.apply(n, (row, usize::from(column)));
-            image.columns[r] = c as u8;
+            image.columns[r] = index_byte(c);
         }
         image
     }
@@ -127,12 +130,10 @@ impl Board {
     }
 
     /// The lexicographically smallest of the 8 images of the board.
+    #[must_use]
     pub fn canonical(&self) -> Board {
-        Transform::ALL
-            .into_iter()
-            .map(|t| self.transformed(t))
-            .min()
-            .expect("8 images")
+        let images = Transform::ALL.map(|t| self.transformed(t));
+        images.into_iter().fold(images[0], Ord::min)
     }
 
     /// The board in the AcWing 843 text format: n lines of `Q` and `.`, then an empty line.
@@ -181,7 +182,7 @@ pub(crate) fn is_canonical(columns: &[u8]) -> bool {
     for transform in &Transform::ALL[1..] {
         for (row, &column) in columns.iter().enumerate() {
             let (r, c) = transform.apply(n, (row, usize::from(column)));
-            image[r] = c as u8;
+            image[r] = index_byte(c);
         }
         if image[..n] < *columns {
             return false;

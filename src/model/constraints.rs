@@ -53,6 +53,29 @@ impl Constraints {
     }
 }
 
+/// The column of the lowest set bit of `bits` (a queen's column bit), as a board
+/// stores it; 32 when `bits` is 0.
+#[inline]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "the trailing zeros of a u32 number at most 32, which fits a u8"
+)]
+pub(crate) fn column_of(bits: u32) -> u8 {
+    bits.trailing_zeros() as u8
+}
+
+/// A row or column of a board, or its size (at most [`MAX_N`]), as the byte a board
+/// stores.
+#[inline]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "boards are at most MAX_N = 32 wide (checked in debug builds), so the index fits a u8"
+)]
+pub(crate) fn index_byte(index: usize) -> u8 {
+    debug_assert!(index <= MAX_N, "board index {index} over {MAX_N}");
+    index as u8
+}
+
 /// The mask with the low `n` bits set: every column of an n-wide board.
 pub(crate) fn full_mask(n: usize) -> u32 {
     if n >= 32 {

@@ -81,6 +81,11 @@ impl Placement {
     /// assert_eq!(p.queens(), [(0, 0), (3, 4)]);
     /// assert!(Placement::new(8, &[(8, 0)]).is_err());
     /// ```
+    ///
+    /// # Errors
+    /// [`PlacementError::BoardSize`] for `n` over [`MAX_N`];
+    /// [`PlacementError::OffBoard`] (or [`PlacementError::EmptyBoard`] when `n` is 0)
+    /// for a queen off the board; [`PlacementError::SameRow`] for two queens in one row.
     pub fn new(n: usize, queens: &[(usize, usize)]) -> Result<Placement, PlacementError> {
         if n > MAX_N {
             return Err(PlacementError::BoardSize { n });
@@ -108,6 +113,9 @@ impl Placement {
     }
 
     /// The placement with no queen: its completions are all the solutions.
+    ///
+    /// # Errors
+    /// [`PlacementError::BoardSize`] for `n` over [`MAX_N`].
     pub fn empty(n: usize) -> Result<Placement, PlacementError> {
         Placement::new(n, &[])
     }
@@ -122,6 +130,10 @@ impl Placement {
     /// assert_eq!(p.queens(), [(0, 1), (2, 0)]);
     /// assert!(Placement::parse(6, "0-1").is_err());
     /// ```
+    ///
+    /// # Errors
+    /// [`PlacementError::Malformed`] for text that is not such a list; otherwise the
+    /// errors of [`Placement::new`].
     pub fn parse(n: usize, text: &str) -> Result<Placement, PlacementError> {
         let malformed = || PlacementError::Malformed {
             text: text.to_string(),
@@ -188,6 +200,9 @@ impl Placement {
 
     /// Fundamental counts and lists (`unique`) are defined for the whole board only:
     /// with placed queens they are refused.
+    ///
+    /// # Errors
+    /// [`PlacementError::Unique`] when `unique` is asked for and a queen is placed.
     pub fn allow_unique(&self, unique: bool) -> Result<(), PlacementError> {
         if unique && !self.is_empty() {
             Err(PlacementError::Unique)
@@ -253,7 +268,10 @@ mod tests {
     fn completions(p: &Placement) -> usize {
         let mut found = 0;
         crate::naive::for_each_solution(p.n(), |q| {
-            let columns: Vec<u8> = q.iter().map(|&c| c as u8).collect();
+            let columns: Vec<u8> = q
+                .iter()
+                .map(|&c| crate::model::constraints::index_byte(c))
+                .collect();
             let allowed = (0..p.n()).all(|row| p.constraints().allowed(row) >> q[row] & 1 == 1);
             assert_eq!(allowed, p.admits(&columns), "{q:?}");
             found += usize::from(allowed);

@@ -10,7 +10,7 @@
 
 use crate::error::Error;
 use crate::limits::{check_board_size, check_split_depth, max_split_depth, min_split_depth};
-use crate::model::constraints::{Constraints, MAX_N};
+use crate::model::constraints::{column_of, Constraints, MAX_N};
 use crate::model::placement::Placement;
 use crate::plan::seeds::{exact_symmetry, seeds};
 use crate::search::scalar::Frontier;
@@ -25,7 +25,7 @@ pub(crate) const TARGET_TASKS: usize = 4096;
 /// about a million, so that the tasks of long runs stay short enough to checkpoint,
 /// shard and balance.
 pub(crate) fn target_tasks(n: usize) -> usize {
-    let extra_rows = n.saturating_sub(18).min(8) as u32;
+    let extra_rows = n.saturating_sub(18).min(8);
     (TARGET_TASKS << (2 * extra_rows)).min(1 << 20)
 }
 
@@ -81,6 +81,10 @@ pub struct TaskList {
 impl TaskList {
     /// Builds the tasks of a count of size `n` under `symmetry`, fixing `split_depth`
     /// rows (or, with `None`, as many as it takes to reach [`target_tasks`]).
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for a board size or split depth out of range;
+    /// [`Error::TooManyTasks`] when the split would give more than [`MAX_TASKS`] tasks.
     pub fn build(n: usize, symmetry: Symmetry, split_depth: Option<usize>) -> Result<Self, Error> {
         check_board_size(n)?;
         Self::build_within(&Constraints::new(n), symmetry, split_depth)
@@ -89,6 +93,9 @@ impl TaskList {
     /// The tasks of a count of the completions of `placement` (all solutions for the
     /// empty placement), under the strongest reduction no stronger than `symmetry` that
     /// stays exact for it ([`exact_symmetry`]).
+    ///
+    /// # Errors
+    /// Those of [`TaskList::build`].
     pub fn for_placement(
         placement: &Placement,
         symmetry: Symmetry,
@@ -130,20 +137,17 @@ impl TaskList {
             tasks: seeds,
             setup_nodes: 0,
         };
-        match split_depth {
-            Some(depth) => {
-                while list.split_depth < depth {
-                    list.expand_one_row()?;
-                }
+        if let Some(depth) = split_depth {
+            while list.split_depth < depth {
+                list.expand_one_row()?;
             }
-            None => {
-                let default_max = max_depth.min(n.saturating_sub(2)).max(min_split_depth(n));
-                while list.split_depth < default_max
-                    && (list.split_depth < min_split_depth(n) || list.tasks.len() < target_tasks(n))
-                    && list.tasks.len() * (n - list.split_depth) <= MAX_TASKS
-                {
-                    list.expand_one_row()?;
-                }
+        } else {
+            let default_max = max_depth.min(n.saturating_sub(2)).max(min_split_depth(n));
+            while list.split_depth < default_max
+                && (list.split_depth < min_split_depth(n) || list.tasks.len() < target_tasks(n))
+                && list.tasks.len() * (n - list.split_depth) <= MAX_TASKS
+            {
+                list.expand_one_row()?;
             }
         }
         Ok(list)
@@ -166,7 +170,7 @@ impl TaskList {
                     frontier: task.frontier.place(bit),
                     ..*task
                 };
-                child.prefix[task.frontier.row] = bit.trailing_zeros() as u8;
+                child.prefix[task.frontier.row] = column_of(bit);
                 next.push(child);
                 self.setup_nodes += 1;
             }

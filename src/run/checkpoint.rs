@@ -24,7 +24,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
@@ -160,7 +160,7 @@ impl Checkpoint {
     /// every later record is refused, so that the file holds only whole records.
     pub(crate) fn record(&self, result: &TaskResult, urgent: bool) -> Result<(), Error> {
         let line = record_line(result);
-        let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let mut writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(why) = &writer.failed {
             return Err(self.io(std::io::Error::other(why.clone())));
         }
@@ -182,7 +182,7 @@ impl Checkpoint {
 
     /// Syncs every record to disk.
     pub(crate) fn finish(&self) -> Result<(), Error> {
-        let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let mut writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
         writer.sync().map_err(|e| self.io(e))
     }
 

@@ -28,6 +28,7 @@ pub struct Options {
 impl Options {
     /// These options for a board of size `n`, with the split depth (if any) capped into
     /// the range that board accepts (for runs over many sizes).
+    #[must_use]
     pub fn for_board(&self, n: usize) -> Options {
         Options {
             split_depth: self
@@ -123,6 +124,13 @@ impl Count {
 /// assert_eq!((c.total, c.unique), (92, Some(12)));
 /// assert!(count(33, &options).is_err());
 /// ```
+///
+/// # Errors
+/// [`Error::OutOfRange`] for a board size, thread count or split depth out of range;
+/// [`Error::TooManyTasks`] for a split too deep; [`Error::KernelUnsupported`] for a
+/// kernel this processor cannot run; [`Error::ThreadPool`] when the threads cannot
+/// start; [`Error::Overflow`] or [`Error::Inconsistent`] only for a bug (never
+/// expected).
 pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
     check_board_size(n)?;
     count_within(&Placement::empty(n)?, options)
@@ -141,6 +149,10 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
 /// let corner = Placement::parse(8, "0:0").unwrap();
 /// assert_eq!(count_within(&corner, &Options::default()).unwrap().total, 4);
 /// ```
+///
+/// # Errors
+/// Those of [`count()`], and [`Error::Placement`] for fundamental counts with placed
+/// queens.
 pub fn count_within(placement: &Placement, options: &Options) -> Result<Count, Error> {
     let setup = Setup::new(placement, options)?;
     let all: Vec<usize> = (0..setup.list.len()).collect();

@@ -18,10 +18,10 @@
 //! request, and rank 0 then answers every request with an empty range.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 use mpi::collective::SystemOperation;
-use mpi::traits::*;
+use mpi::traits::{Communicator, Destination, Root, Source};
 use mpi::Threading;
 use rayon::prelude::*;
 
@@ -68,7 +68,12 @@ fn rank_threads(requested: Option<usize>) -> Result<usize, Error> {
 /// Counts the completions of `placement` (all solutions for the empty placement) over
 /// all MPI ranks, resumed from and recorded to `long.checkpoint` by rank 0, and
 /// stopped by `long.stop` on any rank. Returns the run on rank 0 and `None` on the
-/// other ranks. A shard cannot be combined with it ([`Error::Mpi`]).
+/// other ranks. A shard cannot be combined with it.
+///
+/// # Errors
+/// Those of [`crate::run_long`] (on rank 0 for the checkpoint); [`Error::Mpi`] for a
+/// shard, for MPI initialized already, or when the ranks' sums disagree with the
+/// results they reported.
 pub fn count_distributed(
     placement: &Placement,
     options: &Options,
@@ -131,7 +136,7 @@ pub fn count_distributed(
     let ranks = usize::try_from(world.size()).unwrap_or(1);
     let served = serve_and_work(&world, &setup, &todo, ranks, checkpoint.as_ref(), stop);
     let finish = checkpoint.as_ref().map_or(Ok(()), Checkpoint::finish);
-    let own = served.as_ref().map(|s| s.own).unwrap_or(SATURATED);
+    let own = served.as_ref().map_or(SATURATED, |s| s.own);
     let local = pack(own, setup.threads);
     let mut sum = [0u64; LIMBS];
     root.reduce_into_root(&local[..], &mut sum[..], SystemOperation::sum());
@@ -262,18 +267,22 @@ fn serve_and_work<C: Communicator>(
 }
 
 /// A request: the wanted range size, the reason of a stop on that rank (0 for none),
-/// and the results of its previous range. Malformed words are dropped.
+/// and the results of its previous range. Malformed words are dropped; numbers past
+/// `usize` saturate.
 fn parse_request(words: &[u64]) -> (usize, usize, Vec<TaskResult>) {
-    let wanted = words.first().copied().unwrap_or(1).max(1) as usize;
-    let reason = words.get(1).copied().unwrap_or(0) as usize;
+    let size = |word: u64| usize::try_from(word).unwrap_or(usize::MAX);
+    let wanted = size(words.first().copied().unwrap_or(1).max(1));
+    let reason = size(words.get(1).copied().unwrap_or(0));
     let results = words
         .get(2..)
         .unwrap_or_default()
         .chunks_exact(RESULT_WORDS)
-        .map(|w| TaskResult {
-            index: w[0] as usize,
-            weighted: u128::from(w[1]) | (u128::from(w[2]) << 64),
-            nodes: w[3],
+        .filter_map(|w| {
+            Some(TaskResult {
+                index: usize::try_from(w[0]).ok()?,
+                weighted: u128::from(w[1]) | (u128::from(w[2]) << 64),
+                nodes: w[3],
+            })
         })
         .collect();
     (wanted, reason, results)
@@ -286,6 +295,10 @@ fn request(threads: usize, reason: usize, results: &[TaskResult]) -> Vec<u64> {
     words.push(threads as u64);
     words.push(reason as u64);
     for r in results {
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "the low 64 bits of the weighted count, on purpose: the high ones follow"
+        )]
         words.extend([
             r.index as u64,
             r.weighted as u64,
@@ -313,8 +326,10 @@ fn work_remotely<C: Communicator>(
         let reason = stop.requested().unwrap_or(0);
         root.send_with_tag(&request(setup.threads, reason, &results)[..], REQUEST);
         let (range, _) = root.receive_vec_with_tag::<u64>(RANGE);
-        let from = range.first().copied().unwrap_or(0) as usize;
-        let to = (range.get(1).copied().unwrap_or(0) as usize).min(todo.len());
+        let position = |word: Option<&u64>| usize::try_from(*word.unwrap_or(&0));
+        // A position past `usize` (never sent) ends the work like an empty range.
+        let from = position(range.first()).unwrap_or(usize::MAX);
+        let to = position(range.get(1)).unwrap_or(0).min(todo.len());
         if from >= to {
             return match failure {
                 Some(e) => Err(e),
@@ -328,12 +343,17 @@ fn work_remotely<C: Communicator>(
                 stop,
                 |i| setup.run_task(i),
                 |r| {
-                    finished.lock().unwrap_or_else(|e| e.into_inner()).push(*r);
+                    finished
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push(*r);
                     Ok(())
                 },
             )
         });
-        results = finished.into_inner().unwrap_or_else(|e| e.into_inner());
+        results = finished
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
         match ran.and_then(|ran| sums.checked_add(ran.sums)) {
             Ok(s) => sums = s,
             Err(e) => {

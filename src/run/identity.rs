@@ -6,7 +6,7 @@
 //! facts are a [`RunIdentity`], defined once here; a checkpoint header writes them as
 //! a [`RunId`] (ordered `key=value` fields), and `merge` compares shard reports by them.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use crate::plan::TaskList;
 use crate::symmetry::Symmetry;
@@ -170,7 +170,7 @@ fn escape(value: &str) -> String {
         if b.is_ascii_graphic() && b != b'%' && b != b'=' {
             out.push(char::from(b));
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            let _ = write!(out, "%{b:02X}");
         }
     }
     out

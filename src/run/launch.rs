@@ -25,10 +25,13 @@ pub fn launched_by_mpi() -> bool {
         .any(|v| std::env::var_os(v).is_some())
 }
 
-/// For a build without MPI support: refuses ([`Error::MpiUnsupported`]) when the
-/// environment, read through `var`, shows an MPI launch of several ranks (a size above
-/// 1, or a rank above 0), where each copy would count everything on its own. A launch
-/// of one rank (such as `srun` of a single task) is let through.
+/// For a build without MPI support: refuses an MPI launch of several ranks, where each
+/// copy would count everything on its own. A launch of one rank (such as `srun` of a
+/// single task) is let through.
+///
+/// # Errors
+/// [`Error::MpiUnsupported`] when the environment, read through `var`, shows an MPI
+/// launch of several ranks (a size above 1, or a rank above 0).
 pub fn refuse_mpi_launch(var: impl Fn(&str) -> Option<String>) -> Result<(), Error> {
     let number =
         |name: &'static str| var(name).and_then(|v| Some((name, v.trim().parse::<u64>().ok()?, v)));

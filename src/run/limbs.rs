@@ -26,14 +26,16 @@ pub(crate) fn pack(sums: Sums, threads: usize) -> [u64; LIMBS] {
 /// [`Error::Overflow`].
 pub(crate) fn unpack(limbs: &[u64; LIMBS]) -> Result<(Sums, usize), Error> {
     let from_limbs = |limbs: &[u64]| {
-        (0..4).try_fold(0u128, |acc, i| {
-            let limb = u128::from(limbs[i]).checked_shl(32 * i as u32)?;
-            // A carried limb may reach past bit 128: check every step.
-            if i == 3 && limbs[i] >> 32 != 0 {
-                return None;
-            }
-            acc.checked_add(limb)
-        })
+        limbs
+            .iter()
+            .zip(0u32..4)
+            .try_fold(0u128, |acc, (&limb, i)| {
+                // A carried limb may reach past bit 128: check every step.
+                if i == 3 && limb >> 32 != 0 {
+                    return None;
+                }
+                acc.checked_add(u128::from(limb) << (32 * i))
+            })
     };
     let total = from_limbs(&limbs[..4]).ok_or(Error::Overflow("the ranks' total"))?;
     let nodes = from_limbs(&limbs[4..8]).ok_or(Error::Overflow("the ranks' nodes"))?;

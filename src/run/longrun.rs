@@ -58,6 +58,12 @@ pub struct LongRun {
 /// says, telling `observer`. Fundamental counts (`options.unique`) need the whole board
 /// (no placed queens); in a shard they are left to `merge`, and shard 0 reports the
 /// rotation-fixed counts they come from.
+///
+/// # Errors
+/// Those of [`crate::count_within`]; [`Error::Checkpoint`] for a checkpoint file that
+/// another run holds, that belongs to another run, or that is damaged; [`Error::Io`]
+/// when the checkpoint cannot be read or written; [`Error::Stopped`] when `long.stop`
+/// ends the run early.
 pub fn run(
     placement: &Placement,
     options: &Options,

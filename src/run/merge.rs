@@ -2,6 +2,8 @@
 //! numbers are possible) and the set (one run, every shard once), and summing them
 //! with checked arithmetic.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use crate::error::Error;
@@ -24,9 +26,11 @@ const CHECKPOINT_HEADER: &str = "nqueens-checkpoint";
 
 /// Reads the shard reports in `bytes` (the content of a file named `name`): one JSON
 /// object per non-empty line. Each report is named `name`, or `name:LINE` when the
-/// file holds several. Refuses ([`Error::Merge`]) anything else, saying what it is
-/// instead where it can tell (a checkpoint, the output of a whole count or of a merge,
-/// no JSON object at all).
+/// file holds several.
+///
+/// # Errors
+/// [`Error::Merge`] for anything else, saying what it is instead where it can tell (a
+/// checkpoint, the output of a whole count or of a merge, no JSON object at all).
 pub fn read_shard_reports(name: &str, bytes: &[u8]) -> Result<Vec<(String, ShardReport)>, Error> {
     let fail = |why: String| Err(Error::Merge(why));
     let Ok(text) = std::str::from_utf8(bytes) else {
@@ -193,16 +197,77 @@ pub struct MergeOptions {
     pub allow_unsealed: bool,
 }
 
-/// Sums the shard outputs `reports`, each named by where it came from. Refuses a
-/// report whose seal fails ([`Error::ShardSeal`]; one without a seal too, unless
-/// `options` allow it), and ([`Error::Merge`]) an impossible report, an empty set, one
+/// Sums the shard outputs `reports`, each named by where it came from.
+///
+/// # Errors
+/// [`Error::ShardSeal`] for a report whose seal fails (or that has none, unless
+/// `options` allow it); [`Error::Merge`] for an impossible report, an empty set, one
 /// with shards of different runs, a shard given twice, a missing shard, or sums past
 /// 2^128.
 pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Result<Merged, Error> {
     let fail = |m: String| Err(Error::Merge(m));
-    let Some((first_name, first)) = reports.first() else {
+    let Some((_, first)) = reports.first() else {
         return fail("nothing to merge: no shard outputs given".into());
     };
+    let unsealed = check_seals(reports, *options)?;
+    check_shard_set(reports)?;
+    let overflow = |what: &str| Error::Merge(format!("the shards' {what} add up past 2^128"));
+    let mut total = 0u128;
+    let mut nodes = 0u128;
+    for (_, r) in reports {
+        total = total
+            .checked_add(r.total)
+            .ok_or_else(|| overflow("totals"))?;
+        nodes = nodes
+            .checked_add(r.nodes)
+            .ok_or_else(|| overflow("nodes"))?;
+    }
+    let zero = reports.iter().map(|(_, r)| r).find(|r| r.shard == 0);
+    let (rot180, rot90) = zero.map_or((None, None), |r| (r.rot180, r.rot90));
+    if rot180.is_some_and(|r| r > total) {
+        return fail(format!(
+            "shard 0's count of solutions fixed by the half turn exceeds the total {total}: \
+             a shard report is wrong"
+        ));
+    }
+    let unique = match (rot180, rot90) {
+        (Some(rot180), Some(rot90)) => {
+            Some(fundamental(first.n, total, rot180, rot90).ok_or_else(|| {
+                Error::Merge(format!(
+                    "the total {total} and shard 0's rotation-fixed counts ({rot180}, {rot90}) \
+                     give no whole number of classes: a shard report is wrong"
+                ))
+            })?)
+        }
+        _ => None,
+    };
+    Ok(Merged {
+        n: first.n,
+        total,
+        unique,
+        rot180,
+        rot90,
+        nodes,
+        tasks: first.tasks_total,
+        symmetry: first.symmetry,
+        split_depth: first.split_depth,
+        placements: first.placements.clone(),
+        shards: first.shards,
+        shard_seconds: reports.iter().map(|(_, r)| r.seconds).sum(),
+        unsealed,
+    })
+}
+
+/// The names of the reports without a seal, when `options` allow them.
+///
+/// # Errors
+/// [`Error::ShardSeal`] for a report whose seal fails, or that has none unless `options`
+/// allow it; [`Error::Merge`] for an impossible report.
+fn check_seals(
+    reports: &[(String, ShardReport)],
+    options: MergeOptions,
+) -> Result<Vec<String>, Error> {
+    let fail = |m: String| Err(Error::Merge(m));
     let mut unsealed = Vec::new();
     for (name, r) in reports {
         match r.seal_holds() {
@@ -225,7 +290,19 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
             return fail(format!("{name} is impossible: {problem}"));
         }
     }
-    let mut seen: std::collections::BTreeMap<usize, &str> = Default::default();
+    Ok(unsealed)
+}
+
+/// Checks that `reports` (at least one) are the shards of one run, each once, none
+/// missing.
+///
+/// # Errors
+/// [`Error::Merge`] naming the first report of another run, a shard given twice, or the
+/// missing shards.
+fn check_shard_set(reports: &[(String, ShardReport)]) -> Result<(), Error> {
+    let fail = |m: String| Err(Error::Merge(m));
+    let (first_name, first) = &reports[0];
+    let mut seen: BTreeMap<usize, &str> = BTreeMap::new();
     let run = first.identity();
     for (name, r) in reports {
         if let Some(diff) = r.identity().difference(&run) {
@@ -278,51 +355,7 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
         };
         return fail(format!("shards missing: {}{tail}", missing.join(", ")));
     }
-    let overflow = |what: &str| Error::Merge(format!("the shards' {what} add up past 2^128"));
-    let mut total = 0u128;
-    let mut nodes = 0u128;
-    for (_, r) in reports {
-        total = total
-            .checked_add(r.total)
-            .ok_or_else(|| overflow("totals"))?;
-        nodes = nodes
-            .checked_add(r.nodes)
-            .ok_or_else(|| overflow("nodes"))?;
-    }
-    let zero = reports.iter().map(|(_, r)| r).find(|r| r.shard == 0);
-    let (rot180, rot90) = zero.map_or((None, None), |r| (r.rot180, r.rot90));
-    if rot180.is_some_and(|r| r > total) {
-        return fail(format!(
-            "shard 0's count of solutions fixed by the half turn exceeds the total {total}: \
-             a shard report is wrong"
-        ));
-    }
-    let unique = match (rot180, rot90) {
-        (Some(rot180), Some(rot90)) => {
-            Some(fundamental(first.n, total, rot180, rot90).ok_or_else(|| {
-                Error::Merge(format!(
-                    "the total {total} and shard 0's rotation-fixed counts ({rot180}, {rot90}) \
-                     give no whole number of classes: a shard report is wrong"
-                ))
-            })?)
-        }
-        _ => None,
-    };
-    Ok(Merged {
-        n: first.n,
-        total,
-        unique,
-        rot180,
-        rot90,
-        nodes,
-        tasks: first.tasks_total,
-        symmetry: first.symmetry,
-        split_depth: first.split_depth,
-        placements: first.placements.clone(),
-        shards: first.shards,
-        shard_seconds: reports.iter().map(|(_, r)| r.seconds).sum(),
-        unsealed,
-    })
+    Ok(())
 }
 
 #[cfg(test)]

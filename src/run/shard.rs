@@ -5,7 +5,7 @@
 //! and its partial totals, sealed by a hash of its content ([`ShardReport::seal`]);
 //! [`crate::run::merge`] reads and sums a complete set of them.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -32,13 +32,20 @@ pub struct Shard {
 impl Shard {
     /// Parses `I/K`, or `auto/K` with the index read through `var` from the first set
     /// variable of `SLURM_ARRAY_TASK_ID` and `JOB_COMPLETION_INDEX`.
+    ///
+    /// # Errors
+    /// [`Error::Shard`], saying why, for text of another form, a count outside
+    /// `1..=MAX_SHARDS`, an index not below the count, or `auto` without either
+    /// variable.
     pub fn parse(spec: &str, var: impl Fn(&str) -> Option<String>) -> Result<Shard, Error> {
         let bad = |why: String| Error::Shard(format!("bad shard '{spec}': {why}"));
         let form = "expected I/K (or auto/K) with integers 0 <= I < K";
         let (i, k) = spec.split_once('/').ok_or_else(|| bad(form.into()))?;
         let count = Quantity::Shards
             .parse(k)
-            .map_err(|_| bad(Quantity::Shards.expectation()))? as usize;
+            .ok()
+            .and_then(|k| usize::try_from(k).ok())
+            .ok_or_else(|| bad(Quantity::Shards.expectation()))?;
         let (index_text, source) = if i.trim() == "auto" {
             let (name, value) = INDEX_VARIABLES
                 .iter()
@@ -151,19 +158,25 @@ impl ShardReport {
     /// shard files copied between clusters needs. It does not stop someone who means
     /// to forge a report and recomputes the hash; a key would have to be shared with
     /// every job, and would then be no secret.
+    ///
+    /// # Panics
+    /// Never in practice: it would take `serde_json` failing on a struct of numbers,
+    /// strings and lists.
     pub fn seal(&self) -> String {
         let canonical = ShardReport {
             check: None,
             ..self.clone()
         };
         let text = serde_json::to_string(&canonical).expect("a shard report serializes");
-        Sha256::digest(text.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        let mut hex = String::with_capacity(64);
+        for byte in Sha256::digest(text.as_bytes()) {
+            let _ = write!(hex, "{byte:02x}");
+        }
+        hex
     }
 
     /// This report with its seal in `check`.
+    #[must_use]
     pub fn sealed(self) -> ShardReport {
         let check = Some(self.seal());
         ShardReport { check, ..self }

@@ -63,6 +63,10 @@ impl Kernel {
     /// The kernel that will actually run: `Auto` becomes the fastest supported one; an
     /// explicit kernel this processor cannot run is an error. Resolve once per run: the
     /// result is proof that the processor runs it.
+    ///
+    /// # Errors
+    /// [`Error::KernelUnsupported`] when this processor lacks a feature the kernel
+    /// needs.
     #[doc(hidden)]
     pub fn resolve(self) -> Result<Resolved, Error> {
         let engine = Engine::of(self);
@@ -79,6 +83,10 @@ impl Kernel {
     /// The kernel `Auto` resolves to on this processor (the fastest it supports), or the
     /// kernel itself if this processor runs it; an error naming the missing features
     /// otherwise.
+    ///
+    /// # Errors
+    /// [`Error::KernelUnsupported`] when this processor lacks a feature the kernel
+    /// needs.
     pub fn resolved(self) -> Result<Kernel, Error> {
         self.resolve().map(Resolved::kernel)
     }

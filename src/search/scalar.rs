@@ -7,9 +7,14 @@
 //! queens it places (`nodes`), and checks the last row without a loop: after row `n - 2`
 //! at most one column is left.
 
+#![allow(
+    clippy::inline_always,
+    reason = "the search must inline into the wrappers that compile it with the processor's bit instructions (`arch::x86_64::bitops`), and each leaf into the search loop"
+)]
+
 use std::ops::ControlFlow;
 
-use crate::model::constraints::{Constraints, MAX_N};
+use crate::model::constraints::{column_of, Constraints, MAX_N};
 use crate::symmetry::canonical::class_weight;
 
 /// A partial board: rows `0..row` hold queens, and the masks describe row `row`.
@@ -42,6 +47,7 @@ impl Frontier {
 
     /// The board after placing a queen on column bit `bit` of row `row`.
     #[inline]
+    #[must_use]
     pub fn place(&self, bit: u32) -> Frontier {
         Frontier {
             row: self.row + 1,
@@ -189,7 +195,7 @@ fn run<L: Leaf>(
             return (tally, ControlFlow::Continue(()));
         }
         tally.nodes = 1;
-        board[first] = avail.trailing_zeros() as u8;
+        board[first] = column_of(avail);
         return match leaf.solution(&board[..board_len]) {
             ControlFlow::Continue(weight) => {
                 tally.solutions = weight;
@@ -215,14 +221,14 @@ fn run<L: Leaf>(
         let bit = avail & avail.wrapping_neg();
         avail ^= bit;
         if L::NEEDS_BOARD {
-            board[row] = bit.trailing_zeros() as u8;
+            board[row] = column_of(bit);
         }
         if row == penultimate {
             let last = last_mask & !((cols | bit) | ((ld | bit) << 1) | ((rd | bit) >> 1));
             if last != 0 {
                 nodes += 1;
                 if L::NEEDS_BOARD {
-                    board[n - 1] = last.trailing_zeros() as u8;
+                    board[n - 1] = column_of(last);
                 }
                 match leaf.solution(&board[..board_len]) {
                     ControlFlow::Continue(weight) => solutions += weight,

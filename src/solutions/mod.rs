@@ -113,8 +113,8 @@ mod tests {
             };
             let expected: String = all
                 .lines()
-                .take(k as usize)
-                .map(|l| format!("{l}\n"))
+                .take(usize::try_from(k).unwrap())
+                .map(|l| l.to_owned() + "\n")
                 .collect();
             assert_eq!(listed(10, &options, Format::Columns), expected, "k = {k}");
         }

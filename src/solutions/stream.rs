@@ -73,8 +73,13 @@ const LIMITED_BUFFER_BYTES: u64 = 256 << 20;
 ///
 /// The calling thread writes; the pool's workers run units, at most a fixed number of
 /// them ahead of the one being written, so memory stays bounded. Stops at the first
-/// write error (a closed pipe gives an [`Error::Io`] whose source is
-/// [`io::ErrorKind::BrokenPipe`]).
+/// write error.
+///
+/// # Errors
+/// [`Error::Io`] for a write error (a closed pipe gives one whose source is
+/// [`io::ErrorKind::BrokenPipe`]); [`Error::Placement`] for `options.unique` with
+/// placed queens; [`Error::OutOfRange`] for a thread count out of range;
+/// [`Error::ThreadPool`] when the threads cannot start.
 ///
 /// ```
 /// use nqueens::{write_solutions, Format, ListOptions, Placement};
@@ -182,7 +187,9 @@ impl<W: Write> Stream<W> {
         let left = self.remaining();
         if chunk.solutions > left {
             let end = match left.checked_sub(1) {
-                Some(last) => chunk.ends[last as usize],
+                Some(last) => {
+                    chunk.ends[usize::try_from(last).expect("below the chunk's solutions")]
+                }
                 None => 0,
             };
             chunk.bytes.truncate(end);
@@ -286,7 +293,7 @@ mod tests {
                 let mut out = Vec::new();
                 let listing = write_solutions(&p, &options, Format::Columns, &mut out).unwrap();
                 assert_eq!(listing.solutions, limit);
-                let expected: String = reference[..limit as usize].concat();
+                let expected: String = reference[..usize::try_from(limit).unwrap()].concat();
                 assert_eq!(
                     String::from_utf8(out).unwrap(),
                     expected,

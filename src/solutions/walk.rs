@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 
 use crate::error::Error;
 use crate::model::board::Board;
-use crate::model::constraints::{Constraints, MAX_N};
+use crate::model::constraints::{column_of, Constraints, MAX_N};
 use crate::model::placement::Placement;
 use crate::search::scalar::{visit_completions, Frontier};
 
@@ -92,7 +92,7 @@ impl Walk {
             }
             let bit = avail & avail.wrapping_neg();
             self.avail[row] = avail ^ bit;
-            self.queens[row] = bit.trailing_zeros() as u8;
+            self.queens[row] = column_of(bit);
             let child = self.frontiers[row].place(bit);
             if row + 1 == self.end {
                 return Some(child);
@@ -134,6 +134,9 @@ pub struct Solutions {
 
 impl Solutions {
     /// Every solution of the n x n board.
+    ///
+    /// # Errors
+    /// [`Error::Placement`] for a board size over [`crate::MAX_N`].
     pub fn all(n: usize) -> Result<Solutions, Error> {
         Ok(Solutions::completions(&Placement::empty(n)?))
     }

@@ -17,7 +17,7 @@
 //!   compared with its images ([`class_weight`]) and counted with weight 8, 4 or 2 if it
 //!   is the smallest, 0 otherwise.
 
-use crate::model::constraints::Constraints;
+use crate::model::constraints::{index_byte, Constraints};
 
 /// A seed of the full-symmetry search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,17 +118,17 @@ impl Ties {
 /// other border queen (as the edge seeds guarantee), so its left-right mirror image is
 /// never smaller and no reflection fixes it.
 pub(crate) fn class_weight(p: &[u8]) -> u64 {
+    use std::cmp::Ordering::{Equal, Less};
     let n = p.len();
-    let last = (n - 1) as u8;
+    let last = index_byte(n - 1);
     let mut q = [0u8; crate::model::constraints::MAX_N];
     for (row, &col) in p.iter().enumerate() {
-        q[col as usize] = row as u8;
+        q[usize::from(col)] = index_byte(row);
     }
     let q = &q[..n];
     // Each image as a function of the row index, giving the column in that row; each
     // comparison is compiled on its own (no dynamic calls), and the first smaller image
     // ends the check: this runs for every tied solution the kernels find.
-    use std::cmp::Ordering::{Equal, Less};
     let mut orders = [Equal; 6];
     let images: [&dyn Fn() -> std::cmp::Ordering; 6] = [
         &|| compare(p, |i| p[n - 1 - i]),        // flip of the rows
@@ -204,7 +204,7 @@ mod tests {
                         .all(|&d| d >= distance(b))
                     && b < n - 1 - b;
                 if minimal {
-                    let bytes: Vec<u8> = p.iter().map(|&c| c as u8).collect();
+                    let bytes: Vec<u8> = p.iter().map(|&c| index_byte(c)).collect();
                     assert_eq!(class_weight(&bytes), brute_weight(p), "{p:?}");
                 }
             });
@@ -222,7 +222,7 @@ mod tests {
                         .all(|(row, &c)| seed.constraints.allowed(row) >> c & 1 == 1)
                 };
                 crate::naive::for_each_solution(n, |p| {
-                    let bytes: Vec<u8> = p.iter().map(|&c| c as u8).collect();
+                    let bytes: Vec<u8> = p.iter().map(|&c| index_byte(c)).collect();
                     if allowed(p) && !ties.in_solution(&bytes) {
                         assert_eq!(class_weight(&bytes), 8, "n = {n}, {p:?}");
                     }

@@ -47,6 +47,9 @@ impl Rotation {
 /// ```
 ///
 /// The orbits of the row-0 queen are searched in parallel on the current rayon pool.
+///
+/// # Panics
+/// If `n > 32`.
 pub fn fixed_by(n: usize, rotation: Rotation) -> u128 {
     assert!(n <= crate::model::constraints::MAX_N);
     let empty = OrbitBoard {

@@ -31,11 +31,11 @@ pub fn status(reason: usize) -> u8 {
 
 /// The name of a signal.
 fn name(signal: usize) -> String {
-    match signal as i32 {
-        SIGINT => "SIGINT".into(),
-        SIGTERM => "SIGTERM".into(),
-        SIGHUP => "SIGHUP".into(),
-        other => format!("signal {other}"),
+    match i32::try_from(signal) {
+        Ok(SIGINT) => "SIGINT".into(),
+        Ok(SIGTERM) => "SIGTERM".into(),
+        Ok(SIGHUP) => "SIGHUP".into(),
+        _ => format!("signal {signal}"),
     }
 }
 
@@ -133,7 +133,7 @@ pub fn install(watch: Watch) -> std::io::Result<()> {
             let Some(first) = signals.forever().next() else {
                 return;
             };
-            let first = first as usize;
+            let first = usize::try_from(first).expect("signal numbers are positive");
             watch.stop.request(first);
             let Some(checkpoint) = &watch.checkpoint else {
                 end(
@@ -189,6 +189,6 @@ mod tests {
         assert_eq!(grouped(0), "0");
         assert_eq!(grouped(999), "999");
         assert_eq!(grouped(9145), "9,145");
-        assert_eq!(grouped(1234567), "1,234,567");
+        assert_eq!(grouped(1_234_567), "1,234,567");
     }
 }

@@ -79,6 +79,10 @@ pub struct BenchRow {
 
 impl BenchRow {
     /// A row from its count's facts and `samples` of `measure`.
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "a rate: the nearest f64 of the nodes is all it needs"
+    )]
     pub fn new(count: &CountFacts, batch: u64, samples: Vec<f64>, measure: Measure) -> Self {
         let s = Summary::of(&samples);
         BenchRow {
@@ -243,6 +247,10 @@ pub fn table(measure: Measure, rows: &[BenchRow]) -> String {
 }
 
 /// One row of [`table`].
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "instructions per node, printed to two places: the nearest f64 of the nodes is all it needs"
+)]
 pub fn table_row(measure: Measure, row: &BenchRow) -> String {
     match measure {
         Measure::Time => {
@@ -291,6 +299,10 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), Error> {
 
 /// A measured value as JSON: whole numbers (instruction counts) as integers, others
 /// rounded to the nanosecond.
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "a whole number below 9e15 in magnitude, exact in an i64"
+)]
 fn value_json(value: f64) -> serde_json::Value {
     if value.fract() == 0.0 && value.abs() < 9.0e15 {
         serde_json::Value::from(value as i64)
@@ -299,6 +311,10 @@ fn value_json(value: f64) -> serde_json::Value {
     }
 }
 
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's `serialize_with` passes a reference"
+)]
 fn serialize_value<S: serde::Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
     value_json(*value).serialize(s)
 }

@@ -89,6 +89,10 @@ pub fn instructions_row(
             }
         }
         first.get_or_insert(child);
+        #[allow(
+            clippy::cast_precision_loss,
+            reason = "a bench run's instructions, far below 2^53"
+        )]
         samples.push(instructions as f64);
     }
     let child = first.ok_or("no runs")?;

@@ -81,9 +81,15 @@ pub fn time_row(
     let run = || count(n, &options).map_err(|e: Error| e.to_string());
     let first = run()?;
     check_total(n, first.total)?;
-    let batch = (settings.sample_time / first.seconds.max(1e-9))
+    let batches = (settings.sample_time / first.seconds.max(1e-9))
         .ceil()
-        .clamp(1.0, 1e6) as u64;
+        .clamp(1.0, 1e6);
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a whole number from 1 to 10^6 (rounded up and clamped), exact in a u64"
+    )]
+    let batch = batches as u64;
     let sample = || -> Result<f64, String> {
         let start = Instant::now();
         for _ in 0..batch {
@@ -95,7 +101,7 @@ pub fn time_row(
                 ));
             }
         }
-        Ok(start.elapsed().as_secs_f64() / batch as f64)
+        Ok(start.elapsed().as_secs_f64() / batches)
     };
     for _ in 0..settings.warmup {
         sample()?;
@@ -177,7 +183,7 @@ mod tests {
             assert!(row.batch >= 1);
             assert!(
                 row.min <= row.median
-                    && row.median <= row.samples.iter().cloned().fold(0.0, f64::max)
+                    && row.median <= row.samples.iter().copied().fold(0.0, f64::max)
             );
             rows.push(row);
             last = Some(facts);

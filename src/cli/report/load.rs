@@ -145,7 +145,7 @@ mod tests {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             let name = path.file_name().unwrap().to_string_lossy().to_string();
-            if name.starts_with("bench-") && name.ends_with(".json") {
+            if name.starts_with("bench-") && path.extension().is_some_and(|e| e == "json") {
                 let report = load(&path).unwrap();
                 assert!(!report.rows.is_empty(), "{name}");
                 assert_eq!(report.measure, Measure::Time);

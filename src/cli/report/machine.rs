@@ -86,9 +86,8 @@ impl Build {
 }
 
 /// The features the kernels and the compiled code can use, as detected on this
-/// processor, in a fixed order.
+/// processor, in a fixed order (none on other architectures).
 fn vector_features() -> Vec<String> {
-    let mut found = Vec::new();
     #[cfg(target_arch = "x86_64")]
     {
         let detected = [
@@ -100,9 +99,16 @@ fn vector_features() -> Vec<String> {
             ("avx512bw", std::arch::is_x86_feature_detected!("avx512bw")),
             ("avx512vl", std::arch::is_x86_feature_detected!("avx512vl")),
         ];
-        found.extend(detected.iter().filter(|f| f.1).map(|f| f.0.to_string()));
+        detected
+            .iter()
+            .filter(|f| f.1)
+            .map(|f| f.0.to_string())
+            .collect()
     }
-    found
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        Vec::new()
+    }
 }
 
 /// The same features, where the whole build may use them (set at compile time).
@@ -176,14 +182,13 @@ pub fn logical_cpus() -> usize {
 pub fn utc_timestamp() -> String {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+        .map_or(0, |d| d.as_secs());
     format_utc(secs)
 }
 
 /// Formats seconds since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ`.
 pub fn format_utc(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
+    let days = i64::try_from(secs / 86_400).expect("u64::MAX / 86 400 fits an i64");
     let rest = secs % 86_400;
     let (y, m, d) = civil_from_days(days);
     format!(
@@ -202,8 +207,8 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).expect("a day of the month, 1 to 31");
+    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).expect("a month, 1 to 12");
     let y = yoe + era * 400 + i64::from(m <= 2);
     (y, m, d)
 }

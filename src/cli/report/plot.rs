@@ -17,6 +17,10 @@ pub fn draw(path: &Path, series: &[(&str, &BenchReport)]) -> Result<(), String> 
     draw_inner(path, series).map_err(|e| format!("cannot draw {}: {e}", path.display()))
 }
 
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "board sizes (at most 32) and series indices (two): exact in an f64"
+)]
 fn draw_inner(
     path: &Path,
     series: &[(&str, &BenchReport)],

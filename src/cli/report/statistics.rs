@@ -35,6 +35,7 @@ impl Summary {
         assert!(!samples.is_empty(), "a summary needs samples");
         let sorted = sorted(samples);
         let median = median_of_sorted(&sorted);
+        #[allow(clippy::cast_precision_loss, reason = "a sample count, far below 2^53")]
         let count = samples.len() as f64;
         let mean = samples.iter().sum::<f64>() / count;
         let stddev = if samples.len() > 1 {
@@ -99,6 +100,12 @@ pub fn ratio_interval(old: &[f64], new: &[f64]) -> RatioInterval {
     }
     ratios.sort_by(f64::total_cmp);
     let tail = (1.0 - CONFIDENCE) / 2.0;
+    #[allow(
+        clippy::cast_precision_loss,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "q is in [0, 1], so the rounded product is an index from 0 to RESAMPLES - 1"
+    )]
     let at = |q: f64| ratios[((RESAMPLES - 1) as f64 * q).round() as usize];
     RatioInterval {
         ratio,
@@ -127,7 +134,7 @@ fn median_of_sorted(sorted: &[f64]) -> f64 {
     if sorted.len() % 2 == 1 {
         sorted[mid]
     } else {
-        (sorted[mid - 1] + sorted[mid]) / 2.0
+        f64::midpoint(sorted[mid - 1], sorted[mid])
     }
 }
 
@@ -146,7 +153,8 @@ impl SplitMix64 {
 
     /// A number in `0..bound` (the tiny bias of the multiply-shift is irrelevant here).
     fn below(&mut self, bound: usize) -> usize {
-        ((u128::from(self.next()) * bound as u128) >> 64) as usize
+        let below = (u128::from(self.next()) * bound as u128) >> 64;
+        usize::try_from(below).expect("below `bound`, a usize")
     }
 }
 
@@ -155,6 +163,10 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(
+        clippy::float_cmp,
+        reason = "small halves and ratios of small integers: exact in an f64"
+    )]
     fn summary() {
         let s = Summary::of(&[3.0, 1.0, 2.0, 10.0]);
         assert_eq!((s.min, s.max, s.median, s.mean), (1.0, 10.0, 2.5, 4.0));
@@ -167,6 +179,10 @@ mod tests {
     }
 
     #[test]
+    #[allow(
+        clippy::float_cmp,
+        reason = "small halves and ratios of small integers: exact in an f64"
+    )]
     fn interval_of_a_run_with_itself_holds_one() {
         let samples = [1.00, 1.02, 0.99, 1.10, 1.01, 0.98, 1.03];
         let r = ratio_interval(&samples, &samples);
@@ -178,6 +194,10 @@ mod tests {
     }
 
     #[test]
+    #[allow(
+        clippy::float_cmp,
+        reason = "small halves and ratios of small integers: exact in an f64"
+    )]
     fn interval_follows_a_scaled_run() {
         let old = [1.00, 1.02, 0.99, 1.01, 0.98];
         let new: Vec<f64> = old.iter().map(|x| x * 2.0).collect();

@@ -12,7 +12,7 @@
 
 use std::cell::RefCell;
 
-use crate::model::constraints::{Constraints, MAX_N};
+use crate::model::constraints::{column_of, Constraints, MAX_N};
 use crate::search::scalar::Frontier;
 use crate::symmetry::canonical::{class_weight, Ties};
 
@@ -154,14 +154,14 @@ impl Path<'_> {
     pub(crate) fn weight(&self, d: usize, index: usize, tail: [u32; 3]) -> u64 {
         let mut board = [0u8; MAX_N];
         for (k, bit) in tail.into_iter().enumerate() {
-            board[d + k] = bit.trailing_zeros() as u8;
+            board[d + k] = column_of(bit);
         }
         let mut node = index;
         for row in (self.first + 1..=d).rev() {
             let parent = self.parent[row * self.room + node] as usize;
             let placed =
                 self.cols[row * self.room + node] ^ self.cols[(row - 1) * self.room + parent];
-            board[row - 1] = placed.trailing_zeros() as u8;
+            board[row - 1] = column_of(placed);
             node = parent;
         }
         board[..self.first].copy_from_slice(&self.prefix[..self.first]);

@@ -12,6 +12,11 @@
 //! [`search`] is the entry: it hands the search to the kernel's [`Lanes::expand`], which
 //! runs [`expand`] (inlined there) with the kernel's target features.
 
+#![allow(
+    clippy::inline_always,
+    reason = "the machine and its helpers must inline into each kernel's function compiled with its target features, where the kernel's operations inline too"
+)]
+
 use crate::model::constraints::{full_mask, Constraints, MAX_N};
 use crate::search::lanes::buffers::{seed, suits, with_buffers, Buffers, Path, DRAIN_AT, TIED};
 use crate::search::lanes::ops::{Job, Lanes};
@@ -76,6 +81,14 @@ fn last_row<K: Lanes>(
 /// kernel's [`Lanes::expand`] calls it, from a function compiled with the kernel's
 /// features, into which it is inlined.
 #[inline(always)]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one loop whose state must stay in registers; the rare paths are apart already (`last_row`, `weigh_tied`)"
+)]
+#[allow(
+    clippy::similar_names,
+    reason = "`ld` and `rd`, the two diagonals, are named as everywhere in the crate"
+)]
 pub(crate) fn expand<K: Lanes, const WEIGH_BY_CLASS: bool>(k: K, job: Job<'_>) -> Tally {
     // Masks of lanes are u32s, and a row holds a vector past DRAIN_AT plus one read past
     // its last node (checked when the kernel is compiled).
@@ -115,7 +128,7 @@ pub(crate) fn expand<K: Lanes, const WEIGH_BY_CLASS: bool>(k: K, job: Job<'_>) -
     let allowed_penultimate = k.splat(rows[n - 2]);
     let allowed_last = k.splat(rows[n - 1]);
     let full = k.splat(full_mask(n));
-    let tied = k.splat(TIED);
+    let tie_mark = k.splat(TIED);
     let penultimate_ties = k.splat(ties.on_row[n - 2]);
     let last_ties = k.splat(ties.last_row);
     let fresh_state = RowState {
@@ -144,6 +157,10 @@ pub(crate) fn expand<K: Lanes, const WEIGH_BY_CLASS: bool>(k: K, job: Job<'_>) -
             let idle = !st.busy & all_lanes;
             if idle != 0 && st.next < len[d] {
                 let left = len[d] - st.next;
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    reason = "`left` is below the idle lanes' count, at most 16, here"
+                )]
                 let take = if left >= idle.count_ones() as usize {
                     idle
                 } else {
@@ -158,6 +175,10 @@ pub(crate) fn expand<K: Lanes, const WEIGH_BY_CLASS: bool>(k: K, job: Job<'_>) -
                 st.ld = k.expand_into(st.ld, take, k.load(ld_buf, from));
                 st.rd = k.expand_into(st.rd, take, k.load(rd_buf, from));
                 if WEIGH_BY_CLASS {
+                    #[allow(
+                        clippy::cast_possible_truncation,
+                        reason = "`next` is below `len[d]`, within the row's room (a few hundred)"
+                    )]
                     let positions = k.add(k.splat(st.next as u32), ramp);
                     st.index = k.expand_into(st.index, take, positions);
                 }
@@ -181,7 +202,7 @@ pub(crate) fn expand<K: Lanes, const WEIGH_BY_CLASS: bool>(k: K, job: Job<'_>) -
             let mut child_cols = k.or(st.cols, bit);
             if WEIGH_BY_CLASS {
                 let ties_here = busy & k.test(bit, tie_columns);
-                child_cols = k.or_where(child_cols, ties_here, tied);
+                child_cols = k.or_where(child_cols, ties_here, tie_mark);
             }
             let child_ld = k.shl1(k.or(st.ld, bit));
             let child_rd = k.shr1(k.or(st.rd, bit));
@@ -207,7 +228,7 @@ pub(crate) fn expand<K: Lanes, const WEIGH_BY_CLASS: bool>(k: K, job: Job<'_>) -
                 } else if found != 0 {
                     // Boards with a queen on a tie square are compared with their images;
                     // the others weigh 8.
-                    let tied_above = k.nonzero(k.and(child_cols, tied));
+                    let tied_above = k.nonzero(k.and(child_cols, tie_mark));
                     let low_tied = low_first
                         & (tied_above | k.test(low, penultimate_ties) | k.test(high, last_ties));
                     let high_tied = high_first

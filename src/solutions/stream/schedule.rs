@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 /// The formatted solutions of one unit.
 #[derive(Debug, Default)]
@@ -148,7 +148,7 @@ impl<I: Iterator> Shared<I> {
         R: Fn(&I::Item, u64, &dyn Fn() -> bool) -> Chunk,
     {
         let (unit, index) = {
-            let mut units = self.units.lock().unwrap_or_else(|e| e.into_inner());
+            let mut units = self.units.lock().unwrap_or_else(PoisonError::into_inner);
             if self.stop.load(Ordering::Relaxed) {
                 return None;
             }
@@ -207,8 +207,8 @@ mod tests {
     /// A chunk of `solutions` one-byte solutions.
     fn chunk(solutions: u64) -> Chunk {
         Chunk {
-            bytes: vec![b'x'; solutions as usize],
-            ends: (1..=solutions as usize).collect(),
+            bytes: vec![b'x'; usize::try_from(solutions).unwrap()],
+            ends: (1..=usize::try_from(solutions).unwrap()).collect(),
             solutions,
             cancelled: false,
         }

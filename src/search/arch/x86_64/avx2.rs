@@ -10,6 +10,11 @@
 //! them). Every `unsafe` block relies on an [`Avx2`] token, which only
 //! [`Avx2::detect`] makes, after finding AVX2, BMI2 and POPCNT.
 
+#![allow(
+    clippy::inline_always,
+    reason = "each operation is an instruction or two that must inline into the lane machine compiled with this kernel's target features; a call per instruction would dominate the search"
+)]
+
 use std::arch::x86_64::{
     __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_blendv_epi8,
     _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_cvtepu8_epi32, _mm256_loadu_si256,
@@ -92,7 +97,7 @@ fn lanes_of(k: Avx2, mask: u32) -> __m256i {
 #[inline(always)]
 fn lane_indices(_: Avx2, order: u64) -> __m256i {
     // SAFETY: the token proves AVX2 (`Avx2::detect`).
-    unsafe { _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(order as i64)) }
+    unsafe { _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(order.cast_signed())) }
 }
 
 // The operations of the lane machine on 256-bit vectors; each `unsafe` block runs AVX2
@@ -118,7 +123,7 @@ impl Lanes for Avx2 {
     #[inline(always)]
     fn splat(self, x: u32) -> __m256i {
         // SAFETY: `self` proves AVX2.
-        unsafe { _mm256_set1_epi32(x as i32) }
+        unsafe { _mm256_set1_epi32(x.cast_signed()) }
     }
 
     #[inline(always)]
@@ -196,7 +201,7 @@ impl Lanes for Avx2 {
         // SAFETY: `self` proves AVX2.
         let zero_lanes =
             unsafe { _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, self.zero()))) };
-        !(zero_lanes as u32) & 0xff
+        !zero_lanes.cast_unsigned() & 0xff
     }
 
     #[inline(always)]

@@ -23,6 +23,11 @@
 //! Xeon since Skylake, AMD since Zen 4). Every `unsafe` block relies on an [`Avx512`]
 //! token, which only [`Avx512::detect`] makes, after finding those features.
 
+#![allow(
+    clippy::inline_always,
+    reason = "each operation is an instruction or two that must inline into the lane machine compiled with this kernel's target features; a call per instruction would dominate the search"
+)]
+
 use std::arch::x86_64::{
     __m512i, _mm512_add_epi32, _mm512_and_si512, _mm512_andnot_si512, _mm512_loadu_si512,
     _mm512_mask_expand_epi32, _mm512_mask_mov_epi32, _mm512_mask_or_epi32,
@@ -52,6 +57,16 @@ impl Avx512 {
             && is_x86_feature_detected!("popcnt");
         supported.then_some(Avx512 { _proof: () })
     }
+}
+
+/// A lane mask as the value of a 16-bit mask register.
+#[inline(always)]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "a lane mask has one bit per lane, and this kernel has 16 lanes: the bits above 15 are zero"
+)]
+fn lane_mask(mask: u32) -> u16 {
+    mask as u16
 }
 
 /// The machine compiled for AVX-512: the whole search of one start, operations inlined.
@@ -84,7 +99,7 @@ impl Lanes for Avx512 {
     #[inline(always)]
     fn splat(self, x: u32) -> __m512i {
         // SAFETY: `self` proves AVX-512F.
-        unsafe { _mm512_set1_epi32(x as i32) }
+        unsafe { _mm512_set1_epi32(x.cast_signed()) }
     }
 
     #[inline(always)]
@@ -172,25 +187,25 @@ impl Lanes for Avx512 {
     #[inline(always)]
     fn blend(self, old: __m512i, mask: u32, new: __m512i) -> __m512i {
         // SAFETY: `self` proves AVX-512F.
-        unsafe { _mm512_mask_mov_epi32(old, mask as u16, new) }
+        unsafe { _mm512_mask_mov_epi32(old, lane_mask(mask), new) }
     }
 
     #[inline(always)]
     fn or_where(self, x: __m512i, mask: u32, y: __m512i) -> __m512i {
         // SAFETY: `self` proves AVX-512F.
-        unsafe { _mm512_mask_or_epi32(x, mask as u16, x, y) }
+        unsafe { _mm512_mask_or_epi32(x, lane_mask(mask), x, y) }
     }
 
     #[inline(always)]
     fn compress(self, x: __m512i, mask: u32) -> __m512i {
         // SAFETY: `self` proves AVX-512F.
-        unsafe { _mm512_maskz_compress_epi32(mask as u16, x) }
+        unsafe { _mm512_maskz_compress_epi32(lane_mask(mask), x) }
     }
 
     #[inline(always)]
     fn expand_into(self, old: __m512i, mask: u32, packed: __m512i) -> __m512i {
         // SAFETY: `self` proves AVX-512F.
-        unsafe { _mm512_mask_expand_epi32(old, mask as u16, packed) }
+        unsafe { _mm512_mask_expand_epi32(old, lane_mask(mask), packed) }
     }
 
     #[inline(always)]

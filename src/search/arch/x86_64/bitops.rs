@@ -22,6 +22,10 @@ impl BitOps {
     }
 
     /// [`scalar::count`], compiled with POPCNT and BMI1.
+    #[allow(
+        clippy::unused_self,
+        reason = "the token is the proof that the processor has POPCNT and BMI1"
+    )]
     pub(crate) fn count(self, constraints: &Constraints, start: Frontier) -> Tally {
         // SAFETY: `self` proves POPCNT and BMI1 (`BitOps::detect`), the features
         // `count_with_bit_ops` is compiled with.
@@ -29,6 +33,10 @@ impl BitOps {
     }
 
     /// [`scalar::weigh_by_class`], compiled with POPCNT and BMI1.
+    #[allow(
+        clippy::unused_self,
+        reason = "the token is the proof that the processor has POPCNT and BMI1"
+    )]
     pub(crate) fn weigh_by_class(
         self,
         constraints: &Constraints,

@@ -2,155 +2,18 @@
 //! numbers are possible) and the set (one run, every shard once), and summing them
 //! with checked arithmetic.
 
-use std::collections::BTreeMap;
+mod checks;
+mod read;
 
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::limits::{max_split_depth, min_split_depth, MAX_N};
-use crate::model::placement::Placement;
-use crate::plan::tasks::MAX_TASKS;
-use crate::run::shard::{Shard, ShardReport};
+use crate::run::shard::ShardReport;
 use crate::symmetry::rotation::fundamental;
 use crate::symmetry::Symmetry;
 
-/// The largest weight one solution found by a task stands for (the eight symmetries
-/// of the square).
-const MAX_WEIGHT: u128 = 8;
-
-/// What a shard report is the output of, for messages.
-const WANTED: &str = "count --shard I/K --json";
-
-/// The first word of a checkpoint file (one given to `merge` by mistake).
-const CHECKPOINT_HEADER: &str = "nqueens-checkpoint";
-
-/// Reads the shard reports in `bytes` (the content of a file named `name`): one JSON
-/// object per non-empty line. Each report is named `name`, or `name:LINE` when the
-/// file holds several.
-///
-/// # Errors
-/// [`Error::Merge`] for anything else, saying what it is instead where it can tell (a
-/// checkpoint, the output of a whole count or of a merge, no JSON object at all).
-pub fn read_shard_reports(name: &str, bytes: &[u8]) -> Result<Vec<(String, ShardReport)>, Error> {
-    let fail = |why: String| Err(Error::Merge(why));
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return fail(format!(
-            "{name} is not text: expected the output of {WANTED}"
-        ));
-    };
-    let lines: Vec<(usize, &str)> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .collect();
-    let Some(&(_, first)) = lines.first() else {
-        return fail(format!("{name} is empty: expected the output of {WANTED}"));
-    };
-    if first.starts_with(CHECKPOINT_HEADER) {
-        return fail(format!(
-            "{name} is an nqueens checkpoint, not the output of {WANTED}"
-        ));
-    }
-    let several = lines.len() > 1;
-    lines
-        .into_iter()
-        .map(|(number, line)| {
-            let report = parse_report(line)
-                .map_err(|why| Error::Merge(format!("{name} line {} {why}", number + 1)))?;
-            let name = if several {
-                format!("{name}:{}", number + 1)
-            } else {
-                name.to_string()
-            };
-            Ok((name, report))
-        })
-        .collect()
-}
-
-/// Reads one line of a shard output. The numbers are read exactly (up to 2^128 - 1);
-/// the error says what the line is instead, and what was expected.
-fn parse_report(line: &str) -> Result<ShardReport, String> {
-    let error = match serde_json::from_str::<ShardReport>(line) {
-        Ok(report) => return Ok(report),
-        Err(e) => e,
-    };
-    let not_an_object = || format!("is not a shard report (expected a JSON object from {WANTED})");
-    // Only to tell what the line is: large numbers may lose digits here.
-    let Ok(serde_json::Value::Object(value)) = serde_json::from_str::<serde_json::Value>(line)
-    else {
-        return Err(not_an_object());
-    };
-    let has = |field: &str| value.contains_key(field);
-    if !has("shard") && has("shards") {
-        return Err(format!("is the output of merge, not of {WANTED}"));
-    }
-    if !has("shard") && has("total") {
-        return Err(format!(
-            "is the output of count without --shard, not of {WANTED}"
-        ));
-    }
-    // serde's message without its position (the line is named already).
-    let message = error.to_string();
-    let why = message
-        .rsplit_once(" at line ")
-        .map_or(message.as_str(), |(why, _)| why);
-    Err(format!("is not a shard report ({why})"))
-}
-
-/// Why a report cannot be the output of any shard, if it cannot.
-fn impossible(r: &ShardReport) -> Option<String> {
-    if r.n > MAX_N {
-        return Some(format!("n = {} is above {MAX_N}", r.n));
-    }
-    let depths = min_split_depth(r.n)..=max_split_depth(r.n);
-    if !depths.contains(&r.split_depth) {
-        return Some(format!(
-            "split depth {} is not possible for n = {}",
-            r.split_depth, r.n
-        ));
-    }
-    if r.tasks_total > MAX_TASKS {
-        return Some(format!(
-            "{} tasks is more than a run can have",
-            r.tasks_total
-        ));
-    }
-    if !r.placements.is_empty() && Placement::parse(r.n, &r.placements).is_err() {
-        return Some(format!(
-            "'{}' are no placed queens for n = {}",
-            r.placements, r.n
-        ));
-    }
-    if !r.placements.is_empty() && r.symmetry == Symmetry::Full {
-        return Some("placed queens are never counted with full symmetry".into());
-    }
-    match (r.resumed, r.ran) {
-        (None, None) => {}
-        (Some(resumed), Some(ran)) if resumed.checked_add(ran) == Some(r.tasks) => {}
-        _ => return Some("its resumed and ran tasks do not add up to its tasks".into()),
-    }
-    match (r.rot180, r.rot90) {
-        (None, None) => {}
-        (Some(_), Some(_)) if r.shard != 0 => {
-            return Some("only shard 0 counts the rotation-fixed solutions".into())
-        }
-        (Some(rot180), Some(rot90)) if rot90 <= rot180 => {}
-        _ => return Some("its rotation-fixed counts do not fit together".into()),
-    }
-    // Each task's solutions are at most its nodes (one per queen in its last row), or
-    // one for a task that is a whole board; each weighs at most MAX_WEIGHT.
-    let bound = r
-        .nodes
-        .checked_add(r.tasks as u128)
-        .and_then(|found| found.checked_mul(MAX_WEIGHT));
-    if bound.is_some_and(|bound| r.total > bound) {
-        return Some(format!(
-            "its total {} is more than its {} nodes could have found",
-            r.total, r.nodes
-        ));
-    }
-    None
-}
+use checks::{check_seals, check_shard_set};
+pub use read::read_shard_reports;
 
 /// The sum of a complete set of shard outputs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -258,109 +121,11 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
     })
 }
 
-/// The names of the reports without a seal, when `options` allow them.
-///
-/// # Errors
-/// [`Error::ShardSeal`] for a report whose seal fails, or that has none unless `options`
-/// allow it; [`Error::Merge`] for an impossible report.
-fn check_seals(
-    reports: &[(String, ShardReport)],
-    options: MergeOptions,
-) -> Result<Vec<String>, Error> {
-    let fail = |m: String| Err(Error::Merge(m));
-    let mut unsealed = Vec::new();
-    for (name, r) in reports {
-        match r.seal_holds() {
-            Some(true) => {}
-            Some(false) => {
-                return Err(Error::ShardSeal {
-                    name: name.clone(),
-                    missing: false,
-                })
-            }
-            None if options.allow_unsealed => unsealed.push(name.clone()),
-            None => {
-                return Err(Error::ShardSeal {
-                    name: name.clone(),
-                    missing: true,
-                })
-            }
-        }
-        if let Some(problem) = impossible(r) {
-            return fail(format!("{name} is impossible: {problem}"));
-        }
-    }
-    Ok(unsealed)
-}
-
-/// Checks that `reports` (at least one) are the shards of one run, each once, none
-/// missing.
-///
-/// # Errors
-/// [`Error::Merge`] naming the first report of another run, a shard given twice, or the
-/// missing shards.
-fn check_shard_set(reports: &[(String, ShardReport)]) -> Result<(), Error> {
-    let fail = |m: String| Err(Error::Merge(m));
-    let (first_name, first) = &reports[0];
-    let mut seen: BTreeMap<usize, &str> = BTreeMap::new();
-    let run = first.identity();
-    for (name, r) in reports {
-        if let Some(diff) = r.identity().difference(&run) {
-            return fail(format!(
-                "{name} is from another run than {first_name}: {}",
-                diff.describe("there", &format!("in {first_name}"))
-            ));
-        }
-        if r.shards != first.shards {
-            return fail(format!(
-                "{name} is from another run than {first_name}: it is one of {} shards, not {}",
-                r.shards, first.shards
-            ));
-        }
-        if r.shard >= r.shards {
-            return fail(format!(
-                "{name}: shard {} is not below the shard count {}",
-                r.shard, r.shards
-            ));
-        }
-        if let Some(other) = seen.insert(r.shard, name) {
-            return fail(format!(
-                "shard {}/{} is given twice ({other} and {name})",
-                r.shard, r.shards
-            ));
-        }
-        let share = Shard {
-            index: r.shard,
-            count: r.shards,
-        }
-        .share(r.tasks_total);
-        if r.tasks != share {
-            return fail(format!(
-                "{name}: shard {}/{} ran {} tasks, but its share is {share}",
-                r.shard, r.shards, r.tasks
-            ));
-        }
-    }
-    let missing: Vec<String> = (0..first.shards)
-        .filter(|i| !seen.contains_key(i))
-        .take(10)
-        .map(|i| format!("{i}/{}", first.shards))
-        .collect();
-    if !missing.is_empty() {
-        let more = first.shards - seen.len() - missing.len();
-        let tail = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        };
-        return fail(format!("shards missing: {}{tail}", missing.join(", ")));
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::merge::checks::MAX_WEIGHT;
+    use crate::run::shard::Shard;
     use crate::search::kernel::Kernel;
 
     fn merge_all(reports: &[(String, ShardReport)]) -> Result<Merged, Error> {

@@ -38,6 +38,7 @@
 #![deny(missing_docs, unreachable_pub)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod cpu;
 mod error;
 mod estimate;
 pub mod limits;

@@ -4,16 +4,18 @@
 //!
 //! [`Kernel`] is the user's choice; [`Resolved`] is the kernel that runs, made only by
 //! [`Kernel::resolve`] once the processor's features are checked. A resolved vector
-//! kernel holds its zero-sized token (`Avx2`, `Avx512`), the proof that the processor
+//! kernel holds its zero-sized token (`Avx2`, `Avx512`, from `crate::cpu`), the proof that the processor
 //! runs it, so the tasks of a run never check again. Every resolved kernel also carries
 //! the build of the scalar loop it runs (and the vector kernels fall back on): on
 //! x86-64 processors with POPCNT and BMI1, a copy compiled with them.
 
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::x86_64::{Avx2, Avx512, BitOps};
 use crate::error::Error;
 use crate::model::constraints::Constraints;
 use crate::names::named_choice;
 #[cfg(target_arch = "x86_64")]
-use crate::search::arch::x86_64::{avx2::Avx2, avx512::Avx512, bitops::BitOps};
+use crate::search::arch::x86_64::bitops;
 #[cfg(target_arch = "x86_64")]
 use crate::search::lanes::machine;
 use crate::search::scalar::{self, Frontier, Tally};
@@ -152,7 +154,7 @@ impl ScalarBuild {
         match self {
             ScalarBuild::Portable => scalar::count(constraints, start),
             #[cfg(target_arch = "x86_64")]
-            ScalarBuild::BitOps(token) => token.count(constraints, start),
+            ScalarBuild::BitOps(token) => bitops::count(token, constraints, start),
         }
     }
 
@@ -161,7 +163,7 @@ impl ScalarBuild {
         match self {
             ScalarBuild::Portable => scalar::weigh_by_class(constraints, start, prefix),
             #[cfg(target_arch = "x86_64")]
-            ScalarBuild::BitOps(token) => token.weigh_by_class(constraints, start, prefix),
+            ScalarBuild::BitOps(token) => bitops::weigh_by_class(token, constraints, start, prefix),
         }
     }
 }

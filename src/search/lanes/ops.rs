@@ -1,7 +1,7 @@
 //! The vector operations a kernel gives the lane machine ([`crate::search::lanes::machine`]):
 //! the [`Lanes`] trait.
 //!
-//! A kernel is a zero-sized token type (such as `arch::x86_64::avx2::Avx2`) that only its
+//! A kernel is a zero-sized token type (such as `cpu::x86_64::Avx2`) that only its
 //! own `detect()` constructs, after checking the processor's features. Holding one is
 //! the proof that the operations' instructions exist, so the operations are safe
 //! methods on the token and each kernel's `unsafe` blocks name the token as that proof.

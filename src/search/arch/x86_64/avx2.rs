@@ -7,8 +7,9 @@
 //! `movemask`, and compress and expand are permutes whose lane orders are read from two
 //! 256-entry tables (one per 8-bit mask) built at compile time. Like the AVX-512 kernel
 //! it visits exactly the scalar kernel's nodes (the tests in `tests/kernels.rs` compare
-//! them). Every `unsafe` block relies on an [`Avx2`] token, which only
-//! [`Avx2::detect`] makes, after finding AVX2, BMI2 and POPCNT.
+//! them). Every `unsafe` block relies on an [`Avx2`] token (`crate::cpu`), which only
+//! [`Avx2::detect`] makes, after finding AVX2, BMI2 and POPCNT (the features
+//! [`Lanes::expand`] is compiled with).
 
 #![allow(
     clippy::inline_always,
@@ -23,28 +24,10 @@ use std::arch::x86_64::{
     _mm256_storeu_si256, _mm256_sub_epi32, _mm256_xor_si256, _mm_cvtsi64_si128, _pdep_u32,
 };
 
+use crate::cpu::x86_64::Avx2;
 use crate::search::lanes::machine;
 use crate::search::lanes::ops::{Job, Lanes};
 use crate::search::scalar::Tally;
-
-/// Proof that this processor runs the AVX2 kernel: a token only [`Avx2::detect`] makes,
-/// after finding AVX2, BMI2 and POPCNT (the features [`Lanes::expand`] is compiled
-/// with).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Avx2 {
-    _proof: (),
-}
-
-impl Avx2 {
-    /// The token, if this processor has AVX2, BMI2 and POPCNT (detected by the standard
-    /// library once, then cached).
-    pub(crate) fn detect() -> Option<Self> {
-        let supported = is_x86_feature_detected!("avx2")
-            && is_x86_feature_detected!("bmi2")
-            && is_x86_feature_detected!("popcnt");
-        supported.then_some(Avx2 { _proof: () })
-    }
-}
 
 /// For each 8-bit mask, the lane order that packs its lanes to the front: byte `k` is
 /// the lane of the mask's `k`-th set bit.

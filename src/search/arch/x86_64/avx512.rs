@@ -21,7 +21,8 @@
 //! same; only the order differs, which a count cannot see (`tests/kernels.rs` compares
 //! the kernels). It runs only where the processor has AVX-512F, BMI2 and POPCNT (Intel
 //! Xeon since Skylake, AMD since Zen 4). Every `unsafe` block relies on an [`Avx512`]
-//! token, which only [`Avx512::detect`] makes, after finding those features.
+//! token (`crate::cpu`), which only [`Avx512::detect`] makes, after finding those
+//! features (the ones [`Lanes::expand`] is compiled with).
 
 #![allow(
     clippy::inline_always,
@@ -36,28 +37,10 @@ use std::arch::x86_64::{
     _mm512_sub_epi32, _mm512_test_epi32_mask, _mm512_xor_si512, _pdep_u32,
 };
 
+use crate::cpu::x86_64::Avx512;
 use crate::search::lanes::machine;
 use crate::search::lanes::ops::{Job, Lanes};
 use crate::search::scalar::Tally;
-
-/// Proof that this processor runs the AVX-512 kernel: a token only [`Avx512::detect`]
-/// makes, after finding AVX-512F, BMI2 and POPCNT (the features [`Lanes::expand`] is
-/// compiled with).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Avx512 {
-    _proof: (),
-}
-
-impl Avx512 {
-    /// The token, if this processor has AVX-512F, BMI2 and POPCNT (detected by the
-    /// standard library once, then cached).
-    pub(crate) fn detect() -> Option<Self> {
-        let supported = is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("bmi2")
-            && is_x86_feature_detected!("popcnt");
-        supported.then_some(Avx512 { _proof: () })
-    }
-}
 
 /// A lane mask as the value of a 16-bit mask register.
 #[inline(always)]

@@ -41,6 +41,7 @@
 mod cpu;
 mod error;
 mod estimate;
+mod join;
 pub mod limits;
 mod model;
 #[doc(hidden)]
@@ -91,6 +92,14 @@ pub const COMMIT: Option<&str> = option_env!("NQUEENS_GIT_COMMIT");
 /// change at any time).
 #[doc(hidden)]
 pub mod internals {
+    #[cfg(target_arch = "x86_64")]
+    pub use crate::cpu::x86_64::Avx2;
+    pub use crate::join::pairs::{
+        count as count_disjoint_pairs, plain_count as plain_count_disjoint_pairs, tagged,
+        PairCounts, PairScratch, CLASS_COUNT, MAX_COUNT_LEN,
+    };
+    pub use crate::join::{memory::peak_bytes as join_peak_bytes, JoinPlan, UnitOutcome, Vectors};
+    pub use crate::join::{MAX_N as JOIN_MAX_N, MIN_N as JOIN_MIN_N};
     pub use crate::model::constraints::Constraints;
     pub use crate::plan::{max_split_depth, min_split_depth, TaskList};
     pub use crate::search::kernel::Resolved;

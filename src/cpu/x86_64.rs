@@ -3,15 +3,15 @@
 //! then cached). A token has a private field, so no other module can make one.
 
 /// Proof that this processor has AVX2, BMI2 and POPCNT: a token only [`Avx2::detect`]
-/// makes.
+/// makes. (Public for the tests, through `internals`: the join's `Vectors` holds one.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Avx2 {
+pub struct Avx2 {
     _proof: (),
 }
 
 impl Avx2 {
     /// The token, if this processor has AVX2, BMI2 and POPCNT.
-    pub(crate) fn detect() -> Option<Self> {
+    pub fn detect() -> Option<Self> {
         let supported = is_x86_feature_detected!("avx2")
             && is_x86_feature_detected!("bmi2")
             && is_x86_feature_detected!("popcnt");

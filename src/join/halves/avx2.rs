@@ -1,0 +1,144 @@
+//! The AVX2 half-board generation: the whole generation compiled with AVX2, BMI2 and
+//! POPCNT, and an inner loop testing four pairs per step, the kept ones left-packed
+//! with a permutation from a 16-entry table. Every `unsafe` block relies on the
+//! [`Avx2`] token (`crate::cpu`), which only `Avx2::detect` makes, after finding those
+//! features.
+
+#![allow(
+    clippy::inline_always,
+    reason = "the inner loop must inline into the generation compiled with the AVX2 features"
+)]
+
+use std::arch::x86_64::{
+    __m256i, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_load_si256,
+    _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256, _mm256_permutevar8x32_epi32,
+    _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
+};
+
+use super::inner::{InnerParts, INNER_PAD};
+use super::{generate_with, HalfBoards, HalfSpec, InnerLoop, OuterPart};
+use crate::cpu::x86_64::Avx2;
+use crate::join::layout::Layout;
+use crate::join::quadrants::QuadrantTable;
+
+/// [`super::generate`] with the AVX2 inner loop; `token` proves the features.
+pub(super) fn generate(
+    token: Avx2,
+    layout: &Layout,
+    table: &QuadrantTable,
+    spec: &HalfSpec,
+    out: &mut HalfBoards,
+) {
+    // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features
+    // `generate_avx2` is compiled with.
+    unsafe { generate_avx2(token, layout, table, spec, out) }
+}
+
+/// The generation, inlined and compiled with the AVX2 features.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+fn generate_avx2(
+    token: Avx2,
+    layout: &Layout,
+    table: &QuadrantTable,
+    spec: &HalfSpec,
+    out: &mut HalfBoards,
+) {
+    generate_with(token, layout, table, spec, out);
+}
+
+impl InnerLoop for Avx2 {
+    #[inline(always)]
+    fn join(
+        self,
+        outer: &OuterPart,
+        inner: &InnerParts,
+        buffer: &mut [u64],
+        mut len: usize,
+    ) -> usize {
+        // SAFETY: `self` proves AVX2 (`Avx2::detect`).
+        let (avoid_sum, avoid_diff, pattern, zero) = unsafe {
+            (
+                _mm256_set1_epi64x(outer.avoid_sum.cast_signed()),
+                _mm256_set1_epi64x(outer.avoid_diff.cast_signed()),
+                _mm256_set1_epi64x(outer.pattern.cast_signed()),
+                _mm256_setzero_si256(),
+            )
+        };
+        let tagged = &inner.tagged[outer.flag];
+        let keep = &inner.keep[outer.flag];
+        let mut i = 0;
+        while i < inner.padded_len() {
+            let load = |values: &[u64]| -> __m256i {
+                let four: &[u64; 4] = values[i..i + 4].try_into().expect("padded to 4");
+                // SAFETY: `self` proves AVX2; `four` is 32 readable bytes, loaded
+                // unaligned.
+                unsafe { _mm256_loadu_si256(four.as_ptr().cast()) }
+            };
+            let (sum, diff, keep, tagged) = (
+                load(&inner.sum),
+                load(&inner.diff),
+                load(keep),
+                load(tagged),
+            );
+            // SAFETY: `self` proves AVX2; the order is an aligned 32-byte `PackOrder`.
+            let (packed, kept) = unsafe {
+                let conflicts = _mm256_or_si256(
+                    _mm256_and_si256(sum, avoid_sum),
+                    _mm256_and_si256(diff, avoid_diff),
+                );
+                let kept = _mm256_and_si256(_mm256_cmpeq_epi64(conflicts, zero), keep);
+                let mask = _mm256_movemask_pd(_mm256_castsi256_pd(kept)).cast_unsigned();
+                let order = _mm256_load_si256(LEFT_PACK[mask as usize].0.as_ptr().cast());
+                let values = _mm256_or_si256(tagged, pattern);
+                (
+                    _mm256_permutevar8x32_epi32(values, order),
+                    mask.count_ones(),
+                )
+            };
+            let slot: &mut [u64; 4] = (&mut buffer[len..len + 4])
+                .try_into()
+                .expect("the buffer has a slack of 4");
+            // SAFETY: `self` proves AVX2; `slot` is 32 writable bytes, stored unaligned.
+            unsafe { _mm256_storeu_si256(slot.as_mut_ptr().cast(), packed) };
+            len += kept as usize;
+            i += INNER_PAD;
+        }
+        len
+    }
+}
+
+/// The 32-bit lane indices that move the 64-bit lanes of a 4-bit mask to the front,
+/// aligned for a 256-bit load.
+#[repr(C, align(32))]
+struct PackOrder([i32; 8]);
+
+/// [`PackOrder`] of every 4-bit mask, built at compile time.
+static LEFT_PACK: [PackOrder; 16] = {
+    let mut table = [const { PackOrder([0; 8]) }; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut out = 0;
+        let mut lane = 0;
+        while lane < 4 {
+            if mask >> lane & 1 == 1 {
+                table[mask].0[2 * out] = 2 * lane;
+                table[mask].0[2 * out + 1] = 2 * lane + 1;
+                out += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn left_pack_moves_the_kept_lanes_to_the_front() {
+        assert_eq!(LEFT_PACK[0b1010].0[..4], [2, 3, 6, 7]);
+        assert_eq!(LEFT_PACK[0b1111].0, [0, 1, 2, 3, 4, 5, 6, 7]);
+    }
+}

@@ -1,0 +1,212 @@
+//! The AVX2 counting loop: the preparation (with BMI2 `pext`) and the count compiled
+//! with AVX2, BMI2 and POPCNT; 256-bit ORs of the chunk tables and a nibble-table
+//! popcount. Every `unsafe` block relies on the [`Avx2`] token (`crate::cpu`), which
+//! only `Avx2::detect` makes, after finding those features.
+
+#![allow(
+    clippy::inline_always,
+    reason = "the helpers must inline into the count compiled with the AVX2 features"
+)]
+
+use std::arch::x86_64::{
+    __m256i, _mm256_add_epi64, _mm256_add_epi8, _mm256_and_si256, _mm256_load_si256,
+    _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_setr_epi8, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _pext_u64,
+};
+
+use super::blocks::{BlockInfo, Lane, Prepared};
+use super::{PairCounts, BLOCK_SLOTS, CHUNK_BITS, CHUNK_ENTRIES, CLASS_COUNT, LANE_WORDS};
+use crate::cpu::x86_64::Avx2;
+
+/// The 256-bit halves of a lane.
+const HALVES: usize = LANE_WORDS / 4;
+/// The items per byte-counter flush: each adds at most `8 * HALVES` to a byte.
+const FLUSH_ITEMS: usize = 255 / (8 * HALVES);
+
+/// Prepares `stored` and `items` (at most `2^30` each) and counts their disjoint pairs;
+/// `token` proves the features.
+pub(super) fn count(
+    token: Avx2,
+    stored: &[u64],
+    items: &[u64],
+    prepared: &mut Prepared,
+) -> PairCounts {
+    // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features
+    // `prepare_and_count` is compiled with.
+    unsafe { prepare_and_count(token, stored, items, prepared) }
+}
+
+/// The preparation, with hardware `pext`, and the counting loop, compiled with the
+/// features.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+fn prepare_and_count(
+    token: Avx2,
+    stored: &[u64],
+    items: &[u64],
+    prepared: &mut Prepared,
+) -> PairCounts {
+    prepared.prepare(stored, items, |value, mask| pext(token, value, mask));
+    count_blocks(token, prepared, prepared.grouped_items(items))
+}
+
+/// BMI2 `pext`.
+#[inline(always)]
+fn pext(_: Avx2, value: u64, mask: u64) -> u64 {
+    // SAFETY: the token proves BMI2.
+    unsafe { _pext_u64(value, mask) }
+}
+
+/// `bytes` plus the number of set bits of each byte of `value` (nibble table).
+#[inline(always)]
+fn add_byte_popcounts(_: Avx2, bytes: __m256i, value: __m256i) -> __m256i {
+    // SAFETY: the token proves AVX2.
+    unsafe {
+        let table = _mm256_setr_epi8(
+            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
+            3, 3, 4,
+        );
+        let low_nibbles = _mm256_set1_epi8(0x0f);
+        let low = _mm256_and_si256(value, low_nibbles);
+        let high = _mm256_and_si256(_mm256_srli_epi16::<4>(value), low_nibbles);
+        let counts = _mm256_add_epi8(
+            _mm256_shuffle_epi8(table, low),
+            _mm256_shuffle_epi8(table, high),
+        );
+        _mm256_add_epi8(bytes, counts)
+    }
+}
+
+/// The sum of the four 64-bit lanes of `value`.
+#[inline(always)]
+fn horizontal_sum(_: Avx2, value: __m256i) -> u64 {
+    let mut lanes = [0u64; 4];
+    // SAFETY: the token proves AVX2; `lanes` is 32 writable bytes, stored unaligned.
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), value) };
+    lanes.iter().sum()
+}
+
+/// The 256-bit halves of `lane`.
+#[inline(always)]
+fn load_halves(_: Avx2, lane: &Lane) -> [__m256i; HALVES] {
+    let base: *const __m256i = lane.0.as_ptr().cast();
+    // SAFETY: the token proves AVX2; a `Lane` is `HALVES * 32` readable bytes aligned to
+    // 32 bytes, so each half is an aligned load inside it.
+    std::array::from_fn(|half| unsafe { _mm256_load_si256(base.add(half)) })
+}
+
+/// The table index of chunk `chunk` of the compacted item `compact`: its bits from
+/// `CHUNK_BITS * chunk` on, at most [`CHUNK_BITS`] of them.
+#[inline(always)]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "the value is masked to CHUNK_BITS (7) bits"
+)]
+fn chunk_index(compact: u64, chunk: usize) -> usize {
+    ((compact >> (chunk * CHUNK_BITS as usize)) & (CHUNK_ENTRIES as u64 - 1)) as usize
+}
+
+/// Counts every block against its compatible item groups.
+#[inline(always)]
+fn count_blocks(token: Avx2, prepared: &Prepared, items: &[u64]) -> PairCounts {
+    let mut counts = PairCounts::default();
+    // SAFETY: the token proves AVX2.
+    let mut set_bits = [unsafe { _mm256_setzero_si256() }; CLASS_COUNT];
+    for block in &prepared.blocks {
+        let tables =
+            &prepared.lanes[block.table_start..block.table_start + block.chunks * CHUNK_ENTRIES];
+        let pass = Pass {
+            prepared,
+            items,
+            block,
+            tables,
+        };
+        match block.chunks {
+            0 => pass.run::<0>(token, &mut set_bits, &mut counts),
+            1 => pass.run::<1>(token, &mut set_bits, &mut counts),
+            2 => pass.run::<2>(token, &mut set_bits, &mut counts),
+            3 => pass.run::<3>(token, &mut set_bits, &mut counts),
+            4 => pass.run::<4>(token, &mut set_bits, &mut counts),
+            5 => pass.run::<5>(token, &mut set_bits, &mut counts),
+            6 => pass.run::<6>(token, &mut set_bits, &mut counts),
+            7 => pass.run::<7>(token, &mut set_bits, &mut counts),
+            8 => pass.run::<8>(token, &mut set_bits, &mut counts),
+            9 => pass.run::<9>(token, &mut set_bits, &mut counts),
+            _ => unreachable!("at most 62 varying bits, so at most 9 chunks of 7"),
+        }
+    }
+    // `per_class` holds the evaluated slots so far (below 2^61); the conflicts are some
+    // of them.
+    for (count, conflicts) in counts.per_class.iter_mut().zip(set_bits) {
+        *count -= horizontal_sum(token, conflicts);
+    }
+    counts
+}
+
+/// One block and what it is counted against.
+struct Pass<'a> {
+    /// The preparation (item groups, key mask).
+    prepared: &'a Prepared,
+    /// The grouped items.
+    items: &'a [u64],
+    /// The block.
+    block: &'a BlockInfo,
+    /// Its chunk tables.
+    tables: &'a [Lane],
+}
+
+impl Pass<'_> {
+    /// Counts the block against every item group disjoint from its common key, with
+    /// `CHUNKS` table lookups per item: the conflicts go to `set_bits` (per class, in
+    /// 64-bit lanes), the evaluated slots to `counts`.
+    #[inline(always)]
+    fn run<const CHUNKS: usize>(
+        &self,
+        token: Avx2,
+        set_bits: &mut [__m256i; CLASS_COUNT],
+        counts: &mut PairCounts,
+    ) {
+        let tables = &self.tables[..CHUNKS * CHUNK_ENTRIES];
+        let varying = self.block.varying;
+        let padding = load_halves(token, &self.block.padding);
+        let free_keys = !self.block.common_key & self.prepared.key_mask;
+        // Every key disjoint from the block's common key (a submask walk).
+        let mut key = 0u32;
+        loop {
+            for (class, class_bits) in set_bits.iter_mut().enumerate() {
+                let items = &self.items[self.prepared.group(key, class)];
+                // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
+                let evaluated = (items.len() * BLOCK_SLOTS) as u64;
+                counts.per_class[class] += evaluated;
+                counts.pairs += evaluated;
+                for batch in items.chunks(FLUSH_ITEMS) {
+                    // SAFETY: the token proves AVX2.
+                    let mut bytes = unsafe { _mm256_setzero_si256() };
+                    for &item in batch {
+                        let compact = pext(token, item, varying);
+                        let mut acc = padding;
+                        for chunk in 0..CHUNKS {
+                            let index = chunk * CHUNK_ENTRIES + chunk_index(compact, chunk);
+                            let entry = load_halves(token, &tables[index]);
+                            for half in 0..HALVES {
+                                // SAFETY: the token proves AVX2.
+                                acc[half] = unsafe { _mm256_or_si256(acc[half], entry[half]) };
+                            }
+                        }
+                        for half in acc {
+                            bytes = add_byte_popcounts(token, bytes, half);
+                        }
+                    }
+                    // SAFETY: the token proves AVX2.
+                    *class_bits = unsafe {
+                        let sums = _mm256_sad_epu8(bytes, _mm256_setzero_si256());
+                        _mm256_add_epi64(*class_bits, sums)
+                    };
+                }
+            }
+            key = key.wrapping_sub(free_keys) & free_keys;
+            if key == 0 {
+                break;
+            }
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! Disjoint-pair counting: for tagged items `w` (west half-boards, with a weight class)
+//! and stored patterns `s` (east half-boards), count the pairs with `w & s == 0`, per
+//! weight class. Patterns use bits 0..62; an item carries its class in bits 62 and 63
+//! ([`tagged`]).
+//!
+//! **Method** ([`blocks`]). The stored patterns are sorted by a *key* made of the `k`
+//! bit positions most often set on both sides, then cut into blocks of [`BLOCK_SLOTS`]
+//! patterns. For each block:
+//! - the key bits set in every pattern of the block form its *common key*: an item
+//!   whose key shares a bit with it conflicts with the whole block, so the items are
+//!   grouped by key and only the groups disjoint from the common key are visited (a
+//!   sieve with no per-bucket padding);
+//! - the other bits that occur in the block (its *varying* bits) are compacted (`pext`)
+//!   and bit-sliced: one [`BLOCK_SLOTS`]-bit lane per bit, slot `j` set when pattern
+//!   `j` has the bit;
+//! - the varying bits are cut into chunks of [`CHUNK_BITS`] bits, and for each chunk
+//!   the ORs of the lanes of all subsets of its bits are precomputed, so an item needs
+//!   one lane OR per chunk; the zeros of the result are its disjoint patterns (padding
+//!   slots are preset to ones).
+//!
+//! The block's tables (tens of KiB) stay in cache while every item group passes over
+//! them. Stored sets under [`PLAIN_LOOP_LIMIT`] patterns use a plain loop.
+//!
+//! **Vector paths.** The portable path ([`portable`]) runs everywhere (`u64` words,
+//! software `pext`); the AVX2 path ([`avx2`]) uses 256-bit ORs, BMI2 `pext` and a
+//! nibble-table popcount. Both use the same prepared blocks and agree exactly.
+//!
+//! **Work measure.** `pairs` counts item x slot evaluations: [`BLOCK_SLOTS`] per item
+//! and visited block (padding included, skipped blocks excluded), or 1 per pair in the
+//! plain loop.
+//!
+//! **Sizes.** One count takes at most [`MAX_COUNT_LEN`] items and stored patterns, so
+//! its sums fit in `u64` and its sort counters in `u32`; [`count_weighted`] cuts longer
+//! lists into such pieces and sums in `u128`.
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+mod blocks;
+mod portable;
+mod sort;
+
+use crate::join::vectors::Vectors;
+pub(crate) use blocks::Prepared;
+
+/// The number of item weight classes (weights 1, 2, 4, 8).
+pub const CLASS_COUNT: usize = 4;
+/// The 64-bit words of a lane (8: blocks of 512 slots).
+const LANE_WORDS: usize = 8;
+/// The stored patterns per block (one bit of a lane each).
+const BLOCK_SLOTS: usize = 64 * LANE_WORDS;
+/// The bits of one precomputed chunk.
+const CHUNK_BITS: u32 = 7;
+/// The entries of one chunk table.
+const CHUNK_ENTRIES: usize = 1 << CHUNK_BITS;
+/// Below this many stored patterns, the plain loop counts.
+const PLAIN_LOOP_LIMIT: usize = 24;
+/// The most items, and the most stored patterns, one count takes: `2^30`. Then every
+/// count is below `2^30 * (2^30 + BLOCK_SLOTS) < 2^61` and every sort counter below
+/// `2^32`.
+pub const MAX_COUNT_LEN: usize = 1 << 30;
+
+/// The position of the class tag in an item: bits 62 and 63 hold the class `c` (weight
+/// `2^c`); patterns use bits 0..62.
+const CLASS_SHIFT: u32 = 62;
+/// The bits an item's pattern may use.
+const PATTERN_MASK: u64 = (1u64 << CLASS_SHIFT) - 1;
+
+/// The item of pattern `pattern` (below `2^62`) in weight class `class` (below 4).
+#[inline]
+pub fn tagged(pattern: u64, class: usize) -> u64 {
+    debug_assert!(pattern <= PATTERN_MASK && class < CLASS_COUNT);
+    pattern | (class as u64) << CLASS_SHIFT
+}
+
+/// The weight class of a tagged item.
+#[inline]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "the class is the two top bits of the item, below 4"
+)]
+fn class_of(item: u64) -> usize {
+    (item >> CLASS_SHIFT) as usize
+}
+
+/// The result of one count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairCounts {
+    /// The disjoint pairs of each item class (unweighted).
+    pub per_class: [u64; CLASS_COUNT],
+    /// The work measure (see the module docs).
+    pub pairs: u64,
+}
+
+/// The reusable buffers of a count.
+#[derive(Default)]
+pub struct PairScratch {
+    /// The prepared blocks and item groups.
+    prepared: Prepared,
+}
+
+/// Counts, per weight class of the tagged `items`, the pairs (item, stored pattern)
+/// with no common bit, on the vector path `vectors`.
+///
+/// # Panics
+/// If `stored` or `items` is longer than [`MAX_COUNT_LEN`].
+pub fn count(
+    vectors: Vectors,
+    stored: &[u64],
+    items: &[u64],
+    scratch: &mut PairScratch,
+) -> PairCounts {
+    assert!(
+        stored.len() <= MAX_COUNT_LEN && items.len() <= MAX_COUNT_LEN,
+        "a count takes at most 2^30 patterns a side"
+    );
+    if stored.len() < PLAIN_LOOP_LIMIT {
+        return plain_count(stored, items);
+    }
+    match vectors {
+        Vectors::Portable => portable::count(stored, items, &mut scratch.prepared),
+        #[cfg(target_arch = "x86_64")]
+        Vectors::Avx2(token) => avx2::count(token, stored, items, &mut scratch.prepared),
+    }
+}
+
+/// The weighted sum of the disjoint pairs and the work, over any lengths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct WeightedPairs {
+    /// The sum over the disjoint pairs of the item's weight.
+    pub(crate) weighted: u128,
+    /// The work measure.
+    pub(crate) pairs: u128,
+}
+
+/// [`count`] for lists of any length, cut into pieces of at most `piece` entries
+/// ([`MAX_COUNT_LEN`] in use; smaller in tests), with the weights applied.
+pub(crate) fn count_weighted(
+    vectors: Vectors,
+    stored: &[u64],
+    items: &[u64],
+    piece: usize,
+    scratch: &mut PairScratch,
+) -> WeightedPairs {
+    let mut sum = WeightedPairs::default();
+    for stored_piece in stored.chunks(piece) {
+        for item_piece in items.chunks(piece) {
+            let counts = count(vectors, stored_piece, item_piece, scratch);
+            // A piece counts below 2^61 pairs and weighs them at most 8 each, and the
+            // lists hold at most 2^61 entries each (8 bytes each in memory), so at most
+            // 2^62 pieces: every sum stays below 2^126.
+            let weighted = (0..CLASS_COUNT)
+                .map(|class| u128::from(counts.per_class[class]) << class)
+                .sum::<u128>();
+            sum.weighted = sum
+                .weighted
+                .checked_add(weighted)
+                .expect("below 2^126: see the bound above");
+            sum.pairs = sum
+                .pairs
+                .checked_add(u128::from(counts.pairs))
+                .expect("below 2^126: see the bound above");
+        }
+    }
+    sum
+}
+
+/// The plain double loop: tiny stored sets, and the reference of the tests.
+pub fn plain_count(stored: &[u64], items: &[u64]) -> PairCounts {
+    let mut counts = PairCounts::default();
+    for &item in items {
+        let pattern = item & PATTERN_MASK;
+        let hits = stored.iter().filter(|&&s| s & pattern == 0).count();
+        counts.per_class[class_of(item)] += hits as u64;
+    }
+    counts.pairs = (items.len() * stored.len()) as u64;
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_sum_to_the_whole() {
+        let patterns: Vec<u64> = (0..300u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9) & 0xfff)
+            .collect();
+        let items: Vec<u64> = (0..200u64)
+            .map(|i| tagged(i.wrapping_mul(0x85eb_ca6b) & 0xfff, (i % 4) as usize))
+            .collect();
+        let whole = plain_count(&patterns, &items);
+        let expected: u128 = (0..CLASS_COUNT)
+            .map(|c| u128::from(whole.per_class[c]) << c)
+            .sum();
+        let mut scratch = PairScratch::default();
+        for piece in [7, 64, 1000] {
+            let sum = count_weighted(Vectors::Portable, &patterns, &items, piece, &mut scratch);
+            assert_eq!(sum.weighted, expected, "pieces of {piece}");
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! The portable counting loop over prepared blocks (any architecture).
+
+use super::blocks::{Lane, Prepared};
+use super::{PairCounts, BLOCK_SLOTS, CHUNK_BITS, CHUNK_ENTRIES, CLASS_COUNT};
+use crate::join::bits::{extract_bits, for_each_submask};
+
+/// Prepares `stored` and `items` (at most `2^30` each) and counts their disjoint pairs.
+pub(super) fn count(stored: &[u64], items: &[u64], prepared: &mut Prepared) -> PairCounts {
+    prepared.prepare(stored, items, extract_bits);
+    let items = prepared.grouped_items(items);
+    let mut counts = PairCounts::default();
+    let chunk_mask = (CHUNK_ENTRIES - 1) as u64;
+    for block in &prepared.blocks {
+        let tables =
+            &prepared.lanes[block.table_start..block.table_start + block.chunks * CHUNK_ENTRIES];
+        let free_keys = !block.common_key & prepared.key_mask;
+        for_each_submask(u64::from(free_keys), |key| {
+            let key = u32::try_from(key).expect("a submask of a u32");
+            for class in 0..CLASS_COUNT {
+                let range = prepared.group(key, class);
+                let mut conflicts = 0u64;
+                for &item in &items[range.clone()] {
+                    let compact = extract_bits(item, block.varying);
+                    let mut acc: Lane = block.padding;
+                    for (chunk, table) in tables.chunks_exact(CHUNK_ENTRIES).enumerate() {
+                        let index = (compact >> (chunk * CHUNK_BITS as usize)) & chunk_mask;
+                        acc = acc.or(table[usize::try_from(index).expect("below 128")]);
+                    }
+                    conflicts += u64::from(acc.count_ones());
+                }
+                // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
+                let evaluated = (range.len() * BLOCK_SLOTS) as u64;
+                counts.per_class[class] += evaluated - conflicts;
+                counts.pairs += evaluated;
+            }
+        });
+    }
+    counts
+}

@@ -1,0 +1,157 @@
+//! The join's work: [`JoinPlan`] holds the shared read-only tables and the fixed list
+//! of independent units ([`list`]), and computes any unit on any thread
+//! ([`compute`]).
+//!
+//! **Weighted count.** A unit's `weighted` is the sum, over its joined pairs (west
+//! half-board, east half-board), of the west half-board's weight (see
+//! `join::weights`). The sum over all units is the number of solutions of the board.
+//!
+//! **Work measure.** `pairs` counts the (west half-board, east pattern slot) pairs the
+//! pair counter evaluated (see `join::pairs`), `half_boards` the half-boards generated
+//! (west and east).
+
+mod compute;
+mod list;
+#[cfg(test)]
+mod tests;
+
+use std::sync::{Mutex, PoisonError};
+
+use crate::join::layout::Layout;
+use crate::join::quadrants::QuadrantTable;
+use crate::join::vectors::Vectors;
+use crate::join::{MAX_N, MIN_N};
+use compute::UnitScratch;
+pub(crate) use list::list_bytes;
+use list::{UnitKind, UnitList};
+
+/// What one unit found, and its work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UnitOutcome {
+    /// The unit's weighted number of solutions (see the module docs).
+    pub weighted: u128,
+    /// The pair evaluations of the pair counter.
+    pub pairs: u128,
+    /// The half-boards generated, west and east.
+    pub half_boards: u64,
+}
+
+/// The read-only data every unit of one board size needs.
+pub(crate) struct Tables {
+    /// The board geometry.
+    layout: Layout,
+    /// Every quadrant placement.
+    quadrants: QuadrantTable,
+    /// The vector code of the hot loops.
+    vectors: Vectors,
+}
+
+/// The join of one board size: its tables and its units.
+///
+/// [`JoinPlan::run_unit`] takes `&self` and may run on many threads at once: each call
+/// borrows a set of buffers from the plan's pool (taking a new one when all are in
+/// use) and returns it when done, so a plan holds one set per concurrent call, freed
+/// with the plan.
+pub struct JoinPlan {
+    /// The shared tables.
+    tables: Tables,
+    /// The units.
+    units: UnitList,
+    /// The buffer sets not in use.
+    idle: Mutex<Vec<UnitScratch>>,
+}
+
+impl JoinPlan {
+    /// Builds the tables and the unit list of board size `n` for the vector code
+    /// `vectors`. Check the memory first (`join::memory::peak_bytes`): the tables grow
+    /// about elevenfold every two board sizes.
+    ///
+    /// # Panics
+    /// If `n` is outside `MIN_N..=MAX_N`.
+    pub fn new(n: usize, vectors: Vectors) -> JoinPlan {
+        assert!(
+            (MIN_N..=MAX_N).contains(&n),
+            "the join counts n = {MIN_N}..={MAX_N}, not {n}"
+        );
+        let n = u32::try_from(n).expect("n <= 32");
+        let layout = Layout::new(n);
+        let quadrants = QuadrantTable::new(layout.half);
+        let units = UnitList::new(&layout);
+        JoinPlan {
+            tables: Tables {
+                layout,
+                quadrants,
+                vectors,
+            },
+            units,
+            idle: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The number of units.
+    pub fn len(&self) -> usize {
+        self.units.len()
+    }
+
+    /// Whether the plan has no unit (never: every board size has at least one).
+    pub fn is_empty(&self) -> bool {
+        self.units.len() == 0
+    }
+
+    /// The vector code the plan runs.
+    pub fn vectors(&self) -> Vectors {
+        self.tables.vectors
+    }
+
+    /// Computes unit `index`. Units are independent: any order, any thread, any
+    /// machine gives the same outcome.
+    ///
+    /// # Panics
+    /// If `index` is not below [`JoinPlan::len`].
+    pub fn run_unit(&self, index: usize) -> UnitOutcome {
+        let kind = self.units.unit(index);
+        let mut scratch = self
+            .idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+            .unwrap_or_default();
+        let outcome = compute::run(&self.tables, kind, &mut scratch);
+        self.idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(scratch);
+        outcome
+    }
+
+    /// A short, stable description of unit `index` for logs, such as
+    /// `east rows 0 1 4 6 7 9` or `middle-column queen in row 12, west rows 0 3 4 ...`.
+    ///
+    /// # Panics
+    /// If `index` is not below [`JoinPlan::len`].
+    pub fn describe(&self, index: usize) -> String {
+        let rows = |mask: u64| {
+            (0..64)
+                .filter(|r| mask >> r & 1 == 1)
+                .map(|r: u32| r.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        match self.units.unit(index) {
+            UnitKind::Rows { start, east_rows } => {
+                let centre = if start == crate::join::weights::Start::Center {
+                    "centre queen, "
+                } else {
+                    ""
+                };
+                format!("{centre}east rows {}", rows(east_rows))
+            }
+            UnitKind::ArmsRow { row, west_rows } => {
+                format!(
+                    "middle-column queen in row {row}, west rows {}",
+                    rows(west_rows)
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! Every unit's weighted count against a brute-force enumeration of the solutions
+//! with the documented symmetry weights (odd and even boards), and the claim behind
+//! the long-diagonal weights. The portable vector code runs here; `tests/join.rs`
+//! checks that every vector path gives each unit the same outcome.
+
+use super::list::UnitKind;
+use super::JoinPlan;
+use crate::join::layout::Layout;
+use crate::join::vectors::Vectors;
+use crate::join::weights::{west_weight, Start, StartShape};
+
+/// Every solution of the `n x n` board, as the column of each row's queen.
+fn solutions(n: usize) -> Vec<Vec<usize>> {
+    fn place(n: usize, placed: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        let row = placed.len();
+        if row == n {
+            out.push(placed.clone());
+            return;
+        }
+        for col in 0..n {
+            let safe = placed
+                .iter()
+                .enumerate()
+                .all(|(r, &c)| c != col && row - r != c.abs_diff(col));
+            if safe {
+                placed.push(col);
+                place(n, placed, out);
+                placed.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    place(n, &mut Vec::new(), &mut out);
+    out
+}
+
+/// The rows of `solution` whose queen is in the columns `columns`, as a mask.
+fn rows_where(solution: &[usize], columns: impl Fn(usize) -> bool) -> u64 {
+    (0..solution.len())
+        .filter(|&r| columns(solution[r]))
+        .map(|r| 1u64 << r)
+        .sum()
+}
+
+/// The weighted count unit `kind` must find, by brute force over `all` the solutions.
+fn expected_count(n: usize, kind: UnitKind, all: &[Vec<usize>]) -> u128 {
+    let h = n / 2;
+    let layout = Layout::new(u32::try_from(n).unwrap());
+    let n32 = u32::try_from(n).unwrap();
+    let mut total = 0u128;
+    for s in all {
+        let east_rows = rows_where(s, |c| c >= n - h);
+        let west_rows = rows_where(s, |c| c < h);
+        let weight = match kind {
+            UnitKind::Rows {
+                start: Start::Empty,
+                east_rows: e,
+            } if east_rows == e => {
+                let (ns, ew) = StartShape::new(&layout, Start::Empty).row_weights(n32, e);
+                let on_main = (0..n).find(|&r| s[r] == r);
+                let on_anti = (0..n).find(|&r| s[r] + r == n - 1);
+                let east_on_long =
+                    on_main.is_some_and(|r| s[r] >= h) || on_anti.is_some_and(|r| s[r] >= h);
+                if east_on_long {
+                    0
+                } else {
+                    west_weight(on_main.is_some(), on_anti.is_some(), ns, ew)
+                }
+            }
+            UnitKind::Rows {
+                start: Start::Center,
+                east_rows: e,
+            } if s[h] == h && east_rows == e => {
+                let (ns, ew) = StartShape::new(&layout, Start::Center).row_weights(n32, e);
+                ns * ew
+            }
+            UnitKind::ArmsRow { row, west_rows: w } => {
+                let row = row as usize;
+                let counted = s[row] == h && west_rows == w && s[h] > h && s[h] < row;
+                if counted {
+                    8
+                } else {
+                    0
+                }
+            }
+            UnitKind::Rows { .. } => 0,
+        };
+        total += u128::from(weight);
+    }
+    total
+}
+
+#[test]
+fn every_unit_matches_brute_force_weights() {
+    for n in 6..=11 {
+        let all = solutions(n);
+        let plan = JoinPlan::new(n, Vectors::Portable);
+        let mut sum = 0u128;
+        for index in 0..plan.len() {
+            let got = plan.run_unit(index).weighted;
+            let want = expected_count(n, plan.units.unit(index), &all);
+            assert_eq!(got, want, "n = {n}, unit {index}: {}", plan.describe(index));
+            sum += got;
+        }
+        assert_eq!(sum, all.len() as u128, "n = {n}");
+    }
+}
+
+#[test]
+fn long_diagonal_classes_pair_up() {
+    // The solutions with the main-diagonal queen in the east are as many as with it in
+    // the west, class by class of the anti-diagonal queen (and the other way round).
+    for n in [8usize, 10, 12] {
+        let h = n / 2;
+        // [main][anti]: 0 no queen on it, 1 a west queen, 2 an east queen.
+        let mut classes = [[0u64; 3]; 3];
+        for s in solutions(n) {
+            let side = |r: Option<usize>| match r {
+                None => 0,
+                Some(r) if s[r] < h => 1,
+                Some(_) => 2,
+            };
+            let main = side((0..n).find(|&r| s[r] == r));
+            let anti = side((0..n).find(|&r| s[r] + r == n - 1));
+            classes[main][anti] += 1;
+        }
+        for (other, row) in classes.iter().enumerate() {
+            assert_eq!(classes[1][other], classes[2][other], "n = {n}");
+            assert_eq!(row[1], row[2], "n = {n}");
+        }
+    }
+}
+
+#[test]
+fn descriptions_name_the_rows() {
+    let even = JoinPlan::new(8, Vectors::Portable);
+    assert!(
+        even.describe(0).starts_with("east rows "),
+        "{}",
+        even.describe(0)
+    );
+    let odd = JoinPlan::new(9, Vectors::Portable);
+    assert!(odd.describe(0).starts_with("centre queen, east rows "));
+    let last = odd.describe(odd.len() - 1);
+    assert!(
+        last.starts_with("middle-column queen in row 8, west rows "),
+        "{last}"
+    );
+}

@@ -1,0 +1,280 @@
+//! The half-board join engine, through `nqueens::internals`: its disjoint-pair counter
+//! against a plain loop on random patterns, and its units summed every way a run may
+//! sum them (1 and 2 threads, by shard in other orders) against the published totals
+//! and the backtracking count, for every n from the join's smallest to 16.
+//!
+//! Each check runs once per vector path. So that a path this processor cannot run is
+//! never a silent pass, this file has its own harness (libtest-mimic, `harness = false`
+//! in Cargo.toml), as `tests/kernels.rs` does: a path the processor lacks reports its
+//! checks as ignored, with the reason, in the ordinary output of `cargo test`:
+//!
+//! ```text
+//! test scalar::totals_match_published_and_backtracking ... ok
+//! test avx2::totals_match_published_and_backtracking ... ignored, this processor lacks AVX2, BMI2 or POPCNT
+//! ```
+
+// Without libtest's harness, the published table's own `#[test]`s compile to nothing,
+// which leaves their imports unused.
+#[allow(unused_imports)]
+mod common;
+
+use std::process::ExitCode;
+use std::sync::OnceLock;
+
+use common::{options, published_total, THREADS};
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use nqueens::internals::{
+    count_disjoint_pairs, plain_count_disjoint_pairs, tagged, JoinPlan, PairScratch, UnitOutcome,
+    Vectors, CLASS_COUNT, JOIN_MIN_N,
+};
+use nqueens::Symmetry;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use rayon::prelude::*;
+
+/// The largest n whose totals are checked.
+const MAX_CHECKED_N: usize = 16;
+
+/// One check of a vector path.
+type Check = fn(Vectors) -> Result<(), Failed>;
+
+/// The checks, each run for every vector path.
+const CHECKS: [(&str, Check); 2] = [
+    (
+        "pairs_agree_with_the_plain_loop",
+        pairs_agree_with_plain_loop,
+    ),
+    ("totals_match_published_and_backtracking", totals_match),
+];
+
+/// The checks of the vector paths other than the portable one.
+const VECTOR_CHECKS: [(&str, Check); 1] = [(
+    "units_agree_with_the_portable_path",
+    units_agree_with_portable,
+)];
+
+fn main() -> ExitCode {
+    let args = Arguments::from_args();
+    let mut trials = Vec::new();
+    let portable = CHECKS
+        .iter()
+        .map(|&check| ("scalar", Some(Vectors::Portable), check));
+    let avx2 = CHECKS
+        .iter()
+        .chain(&VECTOR_CHECKS)
+        .map(|&check| ("avx2", Vectors::avx2(), check));
+    for (path, vectors, (name, check)) in portable.chain(avx2) {
+        trials.push(Trial::ignorable_test(
+            format!("{path}::{name}"),
+            move || match vectors {
+                Some(vectors) => check(vectors).map(|()| Completion::Completed),
+                None => Ok(Completion::ignored_with(
+                    "this processor lacks AVX2, BMI2 or POPCNT",
+                )),
+            },
+        ));
+    }
+    libtest_mimic::run(&args, trials).exit_code()
+}
+
+/// `Err` with `message` unless `ok`.
+fn ensure(ok: bool, message: impl FnOnce() -> String) -> Result<(), Failed> {
+    if ok {
+        Ok(())
+    } else {
+        Err(message().into())
+    }
+}
+
+/// Random patterns: `len` values over the low `bits` bits, each bit set with
+/// probability `density / 64`.
+fn patterns(len: usize, bits: u32, density: u64, seed: u64) -> Vec<u64> {
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..len)
+        .map(|_| {
+            (0..bits)
+                .filter(|_| next() % 64 < density)
+                .map(|b| 1u64 << b)
+                .sum()
+        })
+        .collect()
+}
+
+/// `raw` as items of mixed weight classes.
+fn with_classes(raw: &[u64], seed: u64) -> Vec<u64> {
+    let classes = CLASS_COUNT as u64;
+    raw.iter()
+        .zip(0u64..)
+        .map(|(&p, i)| tagged(p, usize::try_from((i ^ seed) % classes).unwrap()))
+        .collect()
+}
+
+/// Whether `vectors` counts the disjoint pairs of `stored` and `items` as the plain
+/// loop does (twice with the same buffers: reuse must not leak state).
+fn agree(vectors: Vectors, stored: &[u64], items: &[u64]) -> Result<(), Failed> {
+    let want = plain_count_disjoint_pairs(stored, items);
+    let mut scratch = PairScratch::default();
+    for round in 0..2 {
+        let got = count_disjoint_pairs(vectors, stored, items, &mut scratch);
+        ensure(got.per_class == want.per_class, || {
+            format!(
+                "{} (round {round}), {} stored, {} items: {:?}, plain loop {:?}",
+                vectors.name(),
+                stored.len(),
+                items.len(),
+                got.per_class,
+                want.per_class
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// The pair counter against the plain loop: the block edge sizes, one class, no items,
+/// then random lengths, widths and densities (proptest).
+fn pairs_agree_with_plain_loop(vectors: Vectors) -> Result<(), Failed> {
+    for stored_len in [0usize, 1, 23, 24, 25, 511, 512, 513, 1500, 4100] {
+        for (bits, density) in [(20u32, 10u64), (36, 12), (62, 8), (62, 40)] {
+            let stored = patterns(stored_len, bits, density, stored_len as u64 + 7);
+            let items = with_classes(&patterns(300, bits, density, 99 + u64::from(bits)), 3);
+            agree(vectors, &stored, &items)?;
+        }
+    }
+    let stored = patterns(700, 30, 14, 5);
+    let one_class: Vec<u64> = patterns(200, 30, 14, 6)
+        .iter()
+        .map(|&p| tagged(p, 3))
+        .collect();
+    agree(vectors, &stored, &one_class)?;
+    agree(vectors, &stored, &[])?;
+    let config = Config {
+        cases: 64,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let strategy = (0usize..2200, 0usize..400, 1u32..=62, 1u64..40, any::<u64>());
+    TestRunner::new(config)
+        .run(&strategy, |(stored_len, item_len, bits, density, seed)| {
+            let stored = patterns(stored_len, bits, density, seed);
+            let items = with_classes(&patterns(item_len, bits, density, seed ^ 0x00ab_cdef), seed);
+            agree(vectors, &stored, &items).map_err(|e| TestCaseError::fail(format!("{e:?}")))
+        })
+        .map_err(|e| e.to_string().into())
+}
+
+/// The backtracking engine's total for `n` (the crate's default count, full symmetry),
+/// computed once for every check.
+fn backtracking_total(n: usize) -> u128 {
+    static TOTALS: OnceLock<Vec<u128>> = OnceLock::new();
+    TOTALS.get_or_init(|| {
+        (0..=MAX_CHECKED_N)
+            .map(|n| {
+                nqueens::count(n, &options(2, Symmetry::Full, None))
+                    .expect("a count")
+                    .total
+            })
+            .collect()
+    })[n]
+}
+
+/// Every unit of `plan` on a rayon pool of `threads` threads, in index order.
+fn outcomes_on_pool(plan: &JoinPlan, threads: usize) -> Vec<UnitOutcome> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    pool.install(|| {
+        (0..plan.len())
+            .into_par_iter()
+            .map(|i| plan.run_unit(i))
+            .collect()
+    })
+}
+
+/// The sum of the weighted counts of `outcomes`.
+fn weighted_sum<'a>(outcomes: impl IntoIterator<Item = &'a UnitOutcome>) -> u128 {
+    outcomes
+        .into_iter()
+        .try_fold(0u128, |sum, o| sum.checked_add(o.weighted))
+        .expect("below 2^128")
+}
+
+/// For every n up to [`MAX_CHECKED_N`]: the units on 1 and 2 threads give each unit the
+/// same outcome, their sum is the published total and the backtracking count, and the
+/// units summed shard by shard (`index % K`) give it too, whether a shard runs its
+/// units forward or backward and whatever the order of the shards.
+fn totals_match(vectors: Vectors) -> Result<(), Failed> {
+    for n in JOIN_MIN_N..=MAX_CHECKED_N {
+        let plan = JoinPlan::new(n, vectors);
+        let by_thread: Vec<Vec<UnitOutcome>> = THREADS
+            .iter()
+            .map(|&t| outcomes_on_pool(&plan, t))
+            .collect();
+        for (outcomes, threads) in by_thread.iter().zip(THREADS) {
+            ensure(*outcomes == by_thread[0], || {
+                format!("n = {n}: units differ on {threads} threads")
+            })?;
+        }
+        let total = weighted_sum(&by_thread[0]);
+        let (published, backtracking) = (published_total(n), backtracking_total(n));
+        ensure(total == published && total == backtracking, || {
+            format!("n = {n}: join {total}, published {published}, backtracking {backtracking}")
+        })?;
+        // Shards: K = 3 runs its units again (shard s backward when s is odd, the
+        // shards last to first); K = 2 and 7 sum the outcomes already found.
+        let shards = 3;
+        let mut sharded = 0u128;
+        for shard in (0..shards).rev() {
+            let mut indices: Vec<usize> = (shard..plan.len()).step_by(shards).collect();
+            if shard % 2 == 1 {
+                indices.reverse();
+            }
+            let part = indices
+                .iter()
+                .map(|&i| plan.run_unit(i))
+                .collect::<Vec<_>>();
+            sharded = sharded
+                .checked_add(weighted_sum(&part))
+                .expect("below 2^128");
+        }
+        ensure(sharded == total, || {
+            format!("n = {n}: {shards} shards sum to {sharded}")
+        })?;
+        for shards in [2, 7] {
+            let sum: u128 = (0..shards)
+                .map(|s| weighted_sum(by_thread[0].iter().skip(s).step_by(shards)))
+                .sum();
+            ensure(sum == total, || {
+                format!("n = {n}: {shards} shards sum to {sum}")
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Every unit's outcome (count and work) is the same on this path as on the portable
+/// one, for n up to 14.
+fn units_agree_with_portable(vectors: Vectors) -> Result<(), Failed> {
+    for n in JOIN_MIN_N..=14 {
+        let (fast, portable) = (
+            JoinPlan::new(n, vectors),
+            JoinPlan::new(n, Vectors::Portable),
+        );
+        for index in 0..fast.len() {
+            let (got, want) = (fast.run_unit(index), portable.run_unit(index));
+            ensure(got == want, || {
+                format!(
+                    "n = {n}, unit {index} ({}): {got:?}, portable {want:?}",
+                    fast.describe(index)
+                )
+            })?;
+        }
+    }
+    Ok(())
+}

@@ -15,7 +15,7 @@ use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
 use nqueens::limits::resolve_threads;
-use nqueens::{count, Options, Symmetry};
+use nqueens::{count, Engine, Options, Symmetry};
 
 #[path = "../src/cli/report/published.rs"]
 #[allow(dead_code, unused_imports)]
@@ -33,8 +33,12 @@ fn counts(c: &mut Criterion) {
     if all > 1 {
         thread_counts.push(all);
     }
-    for symmetry in Symmetry::ALL {
-        let mut group = c.benchmark_group(format!("count/{symmetry}"));
+    let modes = Symmetry::ALL
+        .into_iter()
+        .map(|symmetry| (Engine::Backtrack, symmetry, symmetry.name()))
+        .chain([(Engine::Join, Symmetry::Full, "join")]);
+    for (engine, symmetry, name) in modes {
+        let mut group = c.benchmark_group(format!("count/{name}"));
         group
             .sampling_mode(SamplingMode::Flat)
             .sample_size(10)
@@ -44,6 +48,7 @@ fn counts(c: &mut Criterion) {
             let options = Options {
                 threads: Some(threads),
                 symmetry,
+                engine,
                 ..Options::default()
             };
             for n in 10..=14 {
@@ -53,8 +58,12 @@ fn counts(c: &mut Criterion) {
                 // Ten flat samples of the slow counts take about ten counts' time.
                 let target = Duration::from_secs_f64(first.seconds * 12.0).max(MEASUREMENT);
                 group.measurement_time(target);
+                let work = first
+                    .nodes
+                    .or(first.pairs)
+                    .expect("every engine reports its work");
                 group.throughput(Throughput::Elements(
-                    u64::try_from(first.nodes).expect("small boards"),
+                    u64::try_from(work).expect("small boards"),
                 ));
                 let id = BenchmarkId::new(format!("threads={threads}"), n);
                 group.bench_with_input(id, &n, |b, &n| {

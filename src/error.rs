@@ -21,6 +21,31 @@ pub enum Error {
         /// The processor features it needs.
         needs: &'static str,
     },
+    /// The requested engine cannot count with these options.
+    #[error("{reason}")]
+    EngineUnsuited {
+        /// The engine's name.
+        engine: &'static str,
+        /// What it cannot do.
+        reason: Unsuited,
+    },
+    /// The count would need more memory than this machine has available (checked
+    /// before anything is allocated).
+    #[error(
+        "the {engine} engine needs {} of memory for N = {n}, and this machine has {} available",
+        human_bytes(*needed),
+        human_bytes(*available)
+    )]
+    Memory {
+        /// The engine's name.
+        engine: &'static str,
+        /// The board size.
+        n: usize,
+        /// The predicted peak, in bytes.
+        needed: u64,
+        /// What the system says is available, in bytes.
+        available: u64,
+    },
     /// The requested split would create too many tasks to hold in memory.
     #[error(
         "split depth {depth} gives more than {limit} tasks for N = {n}: choose a smaller depth"
@@ -109,4 +134,61 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// Why the join engine cannot count with the options given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum Unsuited {
+    /// It counts whole boards, not the completions of placed queens.
+    #[error("the join engine counts whole boards, not the completions of placed queens")]
+    Placement,
+    /// It uses full symmetry only (the mode asked for is named).
+    #[error("the join engine uses full symmetry, not {0}")]
+    Symmetry(&'static str),
+    /// Its work units are fixed: there is no split depth to choose.
+    #[error("the join engine has no split depth: its work units are fixed")]
+    SplitDepth,
+    /// The board is smaller than it handles.
+    #[error("the join engine counts boards from N = {min}, not N = {n}")]
+    BoardSize {
+        /// The board size.
+        n: usize,
+        /// The smallest it handles.
+        min: usize,
+    },
+    /// It has no such kernel (named).
+    #[error("the join engine has no {0} kernel")]
+    Kernel(&'static str),
+}
+
+/// A byte count in the largest fitting binary unit, e.g. `1.5 GiB`.
+pub(crate) fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "a size for people to read: three digits are plenty"
+    )]
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_for_people() {
+        assert_eq!(human_bytes(512), "512 bytes");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(67 << 30), "67.0 GiB");
+    }
 }

@@ -60,7 +60,7 @@ mod symmetry;
 #[path = "cli/report/published.rs"]
 mod published;
 
-pub use error::Error;
+pub use error::{Error, Unsuited};
 pub use estimate::{estimate, Estimate};
 pub use limits::MAX_N;
 pub use model::board::{Board, BoardError};
@@ -70,6 +70,7 @@ pub use names::UnknownName;
 pub use run::count::{count, count_within, Count, Options};
 #[cfg(feature = "mpi")]
 pub use run::distributed::count_distributed;
+pub use run::engine::Engine;
 pub use run::launch::{launched_by_mpi, refuse_mpi_launch};
 pub use run::longrun::{run as run_long, LongRun, LongRunOptions};
 pub use run::merge::{merge, read_shard_reports, MergeOptions, Merged};

@@ -18,6 +18,25 @@ pub fn serialize<S: serde::Serializer>(seconds: &f64, serializer: S) -> Result<S
     serializer.serialize_f64(round_to_nanos(*seconds))
 }
 
+/// Serializes optional seconds rounded by [`round_to_nanos`] (for
+/// `#[serde(serialize_with)]` on an `Option<f64>` that is skipped when `None`).
+///
+/// # Errors
+/// Those of `serializer`.
+#[allow(
+    clippy::ref_option,
+    reason = "serde's serialize_with passes a reference to the field"
+)]
+pub(crate) fn serialize_some<S: serde::Serializer>(
+    seconds: &Option<f64>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match seconds {
+        Some(s) => serializer.serialize_f64(round_to_nanos(*s)),
+        None => serializer.serialize_none(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

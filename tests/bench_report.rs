@@ -1,4 +1,4 @@
-//! Command-line tests of `bench` reports: the schema 2 JSON on stdout, bad repetition
+//! Command-line tests of `bench` reports: the schema 3 JSON on stdout, bad repetition
 //! settings, the plot (valid SVG with the expected series), the build named by
 //! `verify --json` and `count --json`, and the stability of the instruction-count
 //! measure.
@@ -11,10 +11,11 @@ use bench_support::{fixture, fresh_report, read_json, refused, run, scaled, writ
 use serde_json::Value;
 
 #[test]
-fn bench_json_is_a_schema_2_report_on_stdout() {
+fn bench_json_is_a_schema_3_report_on_stdout() {
     let text = fresh_report(&[]);
     let report: Value = serde_json::from_str(&text).expect("stdout is one JSON report");
-    assert_eq!(report["schema"], 2);
+    assert_eq!(report["schema"], 3);
+    assert_eq!(report["engine"], "auto");
     assert_eq!(report["measure"], "time");
     assert_eq!(report["runs"], 5);
     assert_eq!(report["warmup"], 1);
@@ -45,7 +46,9 @@ fn bench_json_is_a_schema_2_report_on_stdout() {
     assert_eq!(rows.len(), 4);
     for row in rows {
         assert_eq!(row["samples"].as_array().unwrap().len(), 5);
-        for field in ["min", "median", "mean", "stddev", "mad", "nodes_per_second"] {
+        assert!(row["engine"].is_string(), "{row}");
+        assert!(row["work"].as_u64().is_some(), "{row}");
+        for field in ["min", "median", "mean", "stddev", "mad", "work_per_second"] {
             assert!(row[field].as_f64().is_some(), "row lacks {field}: {row}");
         }
         assert!(row["min"].as_f64() <= row["median"].as_f64());

@@ -69,6 +69,9 @@ fn count_json_has_every_field_with_exact_integers() {
     assert_eq!(value["total"], 14_200);
     assert!(value["threads"].as_u64().unwrap() >= 1);
     assert!(value["tasks"].as_u64().unwrap() >= 1);
+    assert_eq!(value["engine"], "join");
+    assert!(value["pairs"].as_u64().unwrap() >= 14_200 / 8);
+    let value = count_json(&["count", "12", "--engine", "backtrack"]);
     assert!(value["nodes"].as_u64().unwrap() >= 14_200);
     assert_eq!(value["version"], nqueens::VERSION);
 
@@ -209,12 +212,13 @@ fn verify_prints_a_header_and_one_row_per_n() {
             "unique",
             "published",
             "ok",
+            "engine",
             "seconds"
         ]
     );
     for (n, line) in lines[1..].iter().enumerate() {
         let cells: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(cells.len(), 7, "{line}");
+        assert_eq!(cells.len(), 8, "{line}");
         let total = published_total(n).to_string();
         let unique = common::published(n).unwrap().unique.to_string();
         assert_eq!(
@@ -228,7 +232,9 @@ fn verify_prints_a_header_and_one_row_per_n() {
                 "ok".into()
             ]
         );
-        assert!(cells[6].parse::<f64>().is_ok(), "{line}");
+        let engine = if n >= 12 { "join" } else { "backtrack" };
+        assert_eq!(cells[6], engine, "{line}");
+        assert!(cells[7].parse::<f64>().is_ok(), "{line}");
     }
 }
 
@@ -275,7 +281,7 @@ fn bench_writes_one_json_and_one_markdown_report() {
     assert_eq!(output.status.code(), Some(0));
     let table = String::from_utf8(output.stdout).unwrap();
     assert_eq!(table.lines().count(), 2 + 5, "{table}");
-    assert!(table.contains("| 8 | 92 |"), "{table}");
+    assert!(table.contains("| 8 | backtrack | 92 |"), "{table}");
 
     let mut files: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
@@ -303,7 +309,7 @@ fn bench_writes_one_json_and_one_markdown_report() {
         );
     }
     let markdown = std::fs::read_to_string(&files[1]).unwrap();
-    assert!(markdown.contains("| 8 | 92 |"), "{markdown}");
+    assert!(markdown.contains("| 8 | backtrack | 92 |"), "{markdown}");
 }
 
 #[test]
@@ -323,7 +329,7 @@ fn bench_no_save_writes_nothing() {
         "--out",
         out,
     ]);
-    assert!(table.contains("| 6 | 4 |"), "{table}");
+    assert!(table.contains("| 6 | backtrack | 4 |"), "{table}");
     assert!(!dir.path().join("reports").exists());
 }
 

@@ -117,7 +117,14 @@ fn merge_names_what_a_wrong_file_is() {
 #[test]
 fn estimates_of_ages_read_at_a_glance() {
     let out = nqueens()
-        .args(["estimate", "32", "--probes", "1000"])
+        .args([
+            "estimate",
+            "32",
+            "--engine",
+            "backtrack",
+            "--probes",
+            "1000",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());

@@ -60,8 +60,18 @@ fn damaged_report() -> impl Strategy<Value = Vec<u8>> {
 /// A report with arbitrary numbers, sealed, so that the checks behind the seal run.
 fn sealed_nonsense() -> impl Strategy<Value = ShardReport> {
     (
-        (0usize..40, 0usize..40, 0usize..5, 0usize..5),
-        (any::<usize>(), any::<usize>(), any::<u128>(), any::<u128>()),
+        (
+            0usize..40,
+            proptest::option::of(0usize..40),
+            0usize..5,
+            0usize..5,
+        ),
+        (
+            any::<usize>(),
+            any::<usize>(),
+            any::<u128>(),
+            proptest::option::of(any::<u128>()),
+        ),
         (
             proptest::option::of(any::<u128>()),
             proptest::option::of(any::<u128>()),

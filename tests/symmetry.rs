@@ -99,11 +99,13 @@ fn full_symmetry_searches_a_quarter_of_the_tree_or_less() {
             &Options {
                 threads: Some(2),
                 symmetry,
+                engine: nqueens::Engine::Backtrack,
                 ..Options::default()
             },
         )
         .unwrap()
         .nodes
+        .expect("the backtracking engine counts nodes")
     };
     let (none, full) = (nodes(Symmetry::None), nodes(Symmetry::Full));
     assert!(full * 4 <= none + none / 10, "full {full} vs none {none}");

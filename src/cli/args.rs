@@ -2,7 +2,7 @@
 
 use clap::Args;
 use nqueens::limits::{check_split_depth, max_split_depth, Quantity};
-use nqueens::{Kernel, Options, Symmetry};
+use nqueens::{Engine, Kernel, Options, Symmetry};
 
 /// Parses a board size N in `0..=32`.
 pub fn board_size(s: &str) -> Result<usize, String> {
@@ -36,6 +36,11 @@ pub fn split_depth(s: &str) -> Result<i64, String> {
 /// Parses a symmetry mode name.
 pub fn symmetry(s: &str) -> Result<Symmetry, String> {
     s.parse::<Symmetry>().map_err(|e| e.to_string())
+}
+
+/// Parses an engine name.
+pub fn engine(s: &str) -> Result<Engine, String> {
+    s.parse::<Engine>().map_err(|e| e.to_string())
 }
 
 /// Parses a kernel name.
@@ -74,6 +79,12 @@ pub struct RunArgs {
     /// time), avx2 (8), or scalar (1). Every kernel gives the same counts and nodes.
     #[arg(long, value_name = "KERNEL", default_value = "auto", value_parser = kernel)]
     pub kernel: Kernel,
+    /// Counting engine: auto (join for whole boards from N = 12 under full symmetry,
+    /// backtrack otherwise), join (the half-board join: whole boards, full symmetry,
+    /// the fastest), or backtrack (the bitmask search: every option, node counts).
+    /// Every engine gives the same counts.
+    #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = engine)]
+    pub engine: Engine,
 }
 
 impl RunArgs {
@@ -95,6 +106,7 @@ impl RunArgs {
             split_depth,
             unique: false,
             kernel: self.kernel,
+            engine: self.engine,
         })
     }
 
@@ -112,6 +124,7 @@ impl RunArgs {
             split_depth: self.split_depth.map(clamp),
             unique: false,
             kernel: self.kernel,
+            engine: self.engine,
         })
     }
 }

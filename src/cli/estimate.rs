@@ -1,4 +1,4 @@
-//! `nqueens estimate N`: the expected nodes and run time of `count N`.
+//! `nqueens estimate N`: the expected work, memory and run time of `count N`.
 
 use std::process::ExitCode;
 
@@ -13,9 +13,9 @@ use super::Outcome;
 /// Examples shown at the end of `nqueens estimate --help` (each one runs as shown).
 pub const EXAMPLES: &str = "\
 Examples:
-  nqueens estimate 16                         # nodes and time of count 16 here
+  nqueens estimate 16                         # time and memory of count 16 here
   nqueens estimate 20 --threads 64            # the time on 64 threads
-  nqueens estimate 24 --probes 100000 --json";
+  nqueens estimate 27 --engine backtrack --probes 100000 --json";
 
 /// Arguments of `estimate`.
 #[derive(Debug, Args)]
@@ -25,10 +25,12 @@ pub struct EstimateArgs {
     pub n: usize,
     #[command(flatten)]
     pub run: RunArgs,
-    /// Random probes to draw (more probes, narrower spread).
+    /// Random probes to draw for the backtracking engine (more probes, narrower
+    /// spread); the join engine times a sample of its units instead.
     #[arg(long, value_name = "P", default_value_t = DEFAULT_PROBES, value_parser = probes)]
     pub probes: u64,
-    /// Seed of the probes: the same seed gives the same node estimate.
+    /// Seed of the probes (the same seed gives the same node estimate) or of the
+    /// sample of units.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
     /// Print one JSON object instead of the summary.
@@ -54,34 +56,82 @@ pub fn run(args: &EstimateArgs) -> Outcome {
 
 /// The human-readable estimate.
 fn summary(e: &Estimate) -> String {
-    let percent = if e.nodes > 0.0 {
-        100.0 * 1.96 * e.nodes_stderr / e.nodes
-    } else {
-        0.0
+    let depth = e
+        .split_depth
+        .map_or(String::new(), |d| format!(", split depth {d}"));
+    let sampled = match (e.probes, e.units_sampled) {
+        (Some(probes), _) => format!(", {probes} probes (seed {})", e.seed),
+        (None, Some(units)) => format!(", {units} units timed (seed {})", e.seed),
+        (None, None) => String::new(),
     };
-    format!(
-        "n = {}, symmetry {}, split depth {}, {} tasks, {} probes (seed {})\n\
-         nodes:   {:.4e} +/- {:.1}% (95%: {:.4e} .. {:.4e})\n\
-         time:    {} on {} threads (95%: {} .. {})\n\
-         cpu:     {:.3e} core-hours at {:.3e} nodes/s per thread ({} kernel, measured here)\n",
-        e.n,
-        e.symmetry,
-        e.split_depth,
-        e.tasks,
-        e.probes,
-        e.seed,
-        e.nodes,
-        percent,
-        e.nodes_low,
-        e.nodes_high,
-        duration(e.seconds),
-        e.threads,
-        duration(e.seconds_low),
-        duration(e.seconds_high),
-        e.core_hours,
-        e.nodes_per_second_per_thread,
-        e.kernel,
-    )
+    let mut lines = vec![format!(
+        "n = {}, {} engine, symmetry {}{depth}, {} tasks{sampled}",
+        e.n, e.engine, e.symmetry, e.tasks
+    )];
+    if let (Some(nodes), Some(stderr), Some(low), Some(high)) =
+        (e.nodes, e.nodes_stderr, e.nodes_low, e.nodes_high)
+    {
+        let percent = if nodes > 0.0 {
+            100.0 * 1.96 * stderr / nodes
+        } else {
+            0.0
+        };
+        lines.push(format!(
+            "nodes:   {nodes:.4e} +/- {percent:.1}% (95%: {low:.4e} .. {high:.4e})"
+        ));
+    }
+    if let Some(pairs) = e.pairs {
+        lines.push(format!("pairs:   {pairs:.4e}"));
+    }
+    let available = e
+        .memory_available
+        .map_or(String::new(), |a| format!(" of {} available", bytes(a)));
+    lines.push(format!("memory:  {}{available}", bytes(e.memory_bytes)));
+    match (e.seconds, e.seconds_low, e.seconds_high, e.core_hours) {
+        (Some(seconds), Some(low), Some(high), Some(core_hours)) => {
+            lines.push(format!(
+                "time:    {} on {} threads (95%: {} .. {})",
+                duration(seconds),
+                e.threads,
+                duration(low),
+                duration(high)
+            ));
+            let speed = match (e.nodes_per_second_per_thread, e.setup_seconds) {
+                (Some(rate), _) => format!("at {rate:.3e} nodes/s per thread"),
+                (None, Some(setup)) => format!("after tables built in {}", duration(setup)),
+                (None, None) => String::new(),
+            };
+            lines.push(format!(
+                "cpu:     {core_hours:.3e} core-hours {speed} ({} kernel, measured here)",
+                e.kernel
+            ));
+        }
+        _ => lines.push(format!(
+            "time:    not estimated: the {} engine needs more memory than this machine has",
+            e.engine
+        )),
+    }
+    lines.join("\n") + "\n"
+}
+
+/// A byte count in the largest fitting binary unit.
+fn bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "a size for people to read: three digits are plenty"
+    )]
+    let mut value = bytes as f64;
+    if value < 1024.0 {
+        return format!("{bytes} bytes");
+    }
+    let mut unit = 0;
+    value /= 1024.0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
 }
 
 /// Seconds in the largest fitting unit; a thousand years and more in scientific

@@ -7,7 +7,7 @@
 //! ```
 //!
 //! and every further line records one finished task as
-//! `index weighted_solutions nodes check`, where `check` is an FNV-1a hash of the
+//! `index weighted_solutions work check` (work: nodes or pairs, by engine), where `check` is an FNV-1a hash of the
 //! rest of the line, so that a damaged line is detected. Nothing here depends on what
 //! a task is: a record is an index, a weighted count and a measure of work.
 //!
@@ -247,7 +247,7 @@ mod tests {
         TaskResult {
             index,
             weighted: 2 * index as u128,
-            nodes: 100 + index as u64,
+            work: 100 + index as u128,
         }
     }
 

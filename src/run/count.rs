@@ -5,6 +5,7 @@ use serde::Serialize;
 use crate::error::Error;
 use crate::limits::{check_board_size, max_split_depth, min_split_depth};
 use crate::model::placement::Placement;
+use crate::run::engine::Engine;
 use crate::run::tasks::{Setup, Sums};
 use crate::search::kernel::Kernel;
 use crate::symmetry::rotation::{fundamental_counts, Fundamental};
@@ -23,17 +24,25 @@ pub struct Options {
     pub unique: bool,
     /// The kernel the tasks run with (the fastest supported one by default).
     pub kernel: Kernel,
+    /// The counting engine (the fastest one that serves the options by default).
+    pub engine: Engine,
 }
 
 impl Options {
-    /// These options for a board of size `n`, with the split depth (if any) capped into
-    /// the range that board accepts (for runs over many sizes).
+    /// These options for a board of size `n`, for runs over many sizes: the split
+    /// depth (if any) capped into the range that board accepts, and the join engine
+    /// left to `auto` on boards too small for it.
     #[must_use]
     pub fn for_board(&self, n: usize) -> Options {
+        let engine = match self.engine {
+            Engine::Join if n < crate::join::MIN_N => Engine::Auto,
+            engine => engine,
+        };
         Options {
             split_depth: self
                 .split_depth
                 .map(|d| d.clamp(min_split_depth(n), max_split_depth(n))),
+            engine,
             ..*self
         }
     }
@@ -56,20 +65,28 @@ pub struct Count {
     /// With [`Options::unique`]: solutions fixed by the 90-degree rotation (A033148).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rot90: Option<u128>,
-    /// Queens placed by the search that was run, task building included. It depends on
-    /// n, the symmetry mode and the split depth, never on the thread count. (A `u128`:
-    /// the trees of n >= 28 have more than 2^64 nodes.)
-    pub nodes: u128,
-    /// The number of independent tasks.
+    /// The backtracking engine's work: queens placed by the search that was run, task
+    /// building included. It depends on n, the symmetry mode and the split depth, never
+    /// on the thread count. (A `u128`: the trees of n >= 28 have more than 2^64 nodes.)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u128>,
+    /// The join engine's work: pairs of half-boards evaluated (512 per stored block a
+    /// west half-board is matched against). It depends on n only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<u128>,
+    /// The number of independent tasks (the join engine's units).
     pub tasks: usize,
     /// Worker threads used.
     pub threads: usize,
-    /// The symmetry reduction used.
+    /// The engine that counted (never `auto`).
+    pub engine: Engine,
+    /// The symmetry reduction used (the join engine's is `full`).
     pub symmetry: Symmetry,
     /// The kernel that ran the tasks (never `auto`).
     pub kernel: Kernel,
-    /// Rows fixed to form tasks.
-    pub split_depth: usize,
+    /// Rows fixed to form tasks (the backtracking engine only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split_depth: Option<usize>,
     /// Wall-clock time of task building and search (written rounded to the nanosecond).
     #[serde(serialize_with = "crate::seconds::serialize")]
     pub seconds: f64,
@@ -84,33 +101,46 @@ pub struct Count {
 }
 
 impl Count {
-    /// The count of a run set up by `setup` whose tasks summed to `sums` (the
+    /// The count of a run set up by `setup` whose units summed to `sums` (the
     /// task-building nodes are added here), with its fundamental counts if computed.
     /// Every way of running a count (plain, long, distributed) ends here.
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] if the work does not fit 128 bits (never for a real count).
     pub(crate) fn assemble(
         setup: &Setup,
         sums: Sums,
         threads: usize,
         fundamental: Option<Fundamental>,
-    ) -> Count {
-        let list = &setup.list;
-        Count {
-            n: list.n,
+    ) -> Result<Count, Error> {
+        let work = &setup.work;
+        let done = sums
+            .nodes
+            .checked_add(u128::from(work.setup_work()))
+            .ok_or(Error::Overflow("the count's work"))?;
+        let (nodes, pairs) = match work.engine() {
+            Engine::Join => (None, Some(done)),
+            Engine::Backtrack | Engine::Auto => (Some(done), None),
+        };
+        Ok(Count {
+            n: work.n(),
             total: sums.total,
             unique: fundamental.map(|f| f.unique),
             rot180: fundamental.map(|f| f.rot180),
             rot90: fundamental.map(|f| f.rot90),
-            nodes: sums.nodes.saturating_add(u128::from(list.setup_nodes)),
-            tasks: list.len(),
+            nodes,
+            pairs,
+            tasks: work.len(),
             threads,
-            symmetry: list.symmetry,
-            kernel: setup.kernel.kernel(),
-            split_depth: list.split_depth,
+            engine: work.engine(),
+            symmetry: work.symmetry(),
+            kernel: work.kernel(),
+            split_depth: work.split_depth(),
             seconds: setup.start.elapsed().as_secs_f64(),
             version: crate::VERSION,
             commit: crate::COMMIT,
             placement: setup.placement.clone(),
-        }
+        })
     }
 }
 
@@ -155,10 +185,10 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
 /// queens.
 pub fn count_within(placement: &Placement, options: &Options) -> Result<Count, Error> {
     let setup = Setup::new(placement, options)?;
-    let all: Vec<usize> = (0..setup.list.len()).collect();
+    let all: Vec<usize> = (0..setup.work.len()).collect();
     let sums = setup.pool.install(|| setup.run_all(&all))?;
     let fundamental = whole_board_fundamental(&setup, options, sums.total)?;
-    Ok(Count::assemble(&setup, sums, setup.threads, fundamental))
+    Count::assemble(&setup, sums, setup.threads, fundamental)
 }
 
 /// With `options.unique`, the fundamental counts of the whole board whose total is
@@ -171,7 +201,7 @@ pub(crate) fn whole_board_fundamental(
     if !options.unique {
         return Ok(None);
     }
-    let n = setup.list.n;
+    let n = setup.work.n();
     setup
         .pool
         .install(|| fundamental_counts(n, total))

@@ -30,7 +30,6 @@ use crate::limits::resolve_threads;
 use crate::model::placement::Placement;
 use crate::run::checkpoint::Checkpoint;
 use crate::run::count::{whole_board_fundamental, Count, Options};
-use crate::run::identity::RunIdentity;
 use crate::run::limbs::{pack, unpack, LIMBS};
 use crate::run::longrun::{LongRun, LongRunOptions};
 use crate::run::resumable::{open_checkpoint, remaining, stopped, Pass};
@@ -48,8 +47,9 @@ const RANGE: i32 = 2;
 /// How long rank 0's main thread sleeps between checks for requests.
 const POLL: std::time::Duration = std::time::Duration::from_micros(500);
 
-/// The words of one task result in a request: index, weighted (two halves), nodes.
-const RESULT_WORDS: usize = 4;
+/// The words of one task result in a request: index, weighted (two halves), work (two
+/// halves).
+const RESULT_WORDS: usize = 5;
 
 /// The thread count of each rank: the requested one, or this node's logical CPUs
 /// shared among the ranks that run on it.
@@ -91,9 +91,11 @@ pub fn count_distributed(
     let root = world.process_at_rank(0);
     let never = Stop::new();
     let stop = long.stop.unwrap_or(&never);
-    let tasks = setup.list.len();
+    let tasks = setup.work.len();
     let pass = Pass {
-        id: RunIdentity::of(&setup.list, setup.placement.as_deref().unwrap_or(""))
+        id: setup
+            .work
+            .identity(setup.placement.as_deref().unwrap_or(""))
             .fields()
             .with("shard", "all"),
         tasks,
@@ -154,7 +156,7 @@ pub fn count_distributed(
     let sums = Sums::total_of(&done)?.checked_add(served.reported)?;
     let fundamental = whole_board_fundamental(&setup, options, sums.total)?;
     Ok(Some(LongRun {
-        count: Count::assemble(&setup, sums, threads, fundamental),
+        count: Count::assemble(&setup, sums, threads, fundamental)?,
         shard: None,
         tasks,
         resumed: done.len(),
@@ -281,7 +283,7 @@ fn parse_request(words: &[u64]) -> (usize, usize, Vec<TaskResult>) {
             Some(TaskResult {
                 index: usize::try_from(w[0]).ok()?,
                 weighted: u128::from(w[1]) | (u128::from(w[2]) << 64),
-                nodes: w[3],
+                work: u128::from(w[3]) | (u128::from(w[4]) << 64),
             })
         })
         .collect();
@@ -297,13 +299,15 @@ fn request(threads: usize, reason: usize, results: &[TaskResult]) -> Vec<u64> {
     for r in results {
         #[allow(
             clippy::cast_possible_truncation,
-            reason = "the low 64 bits of the weighted count, on purpose: the high ones follow"
+            reason = "the low 64 bits of the weighted count and work, on purpose: the high \
+                      ones follow"
         )]
         words.extend([
             r.index as u64,
             r.weighted as u64,
             (r.weighted >> 64) as u64,
-            r.nodes,
+            r.work as u64,
+            (r.work >> 64) as u64,
         ]);
     }
     words
@@ -373,12 +377,12 @@ mod tests {
             TaskResult {
                 index: 7,
                 weighted: (1 << 100) + 5,
-                nodes: 12,
+                work: (1 << 70) + 12,
             },
             TaskResult {
                 index: 0,
                 weighted: 0,
-                nodes: 1,
+                work: 1,
             },
         ];
         let (wanted, reason, back) = parse_request(&request(4, 15, &results));

@@ -1,18 +1,24 @@
 //! What identifies a run, for checkpoints and shard outputs.
 //!
 //! A checkpoint or a shard output names tasks by their index in the deterministic
-//! [`TaskList`], so it only makes sense for the same list: the same board size,
-//! symmetry mode, split depth and pre-placed queens, under the same file format. These
+//! task list (or the join engine's list of units), so it only makes sense for the same
+//! list: the same board size, engine, symmetry mode, split depth and pre-placed queens,
+//! under the same file format. These
 //! facts are a [`RunIdentity`], defined once here; a checkpoint header writes them as
 //! a [`RunId`] (ordered `key=value` fields), and `merge` compares shard reports by them.
 
 use std::fmt::{self, Write as _};
 
-use crate::plan::TaskList;
+use crate::run::engine::Engine;
 use crate::symmetry::Symmetry;
 
 /// The version of the checkpoint and shard formats written by this crate.
 pub(crate) const FORMAT_VERSION: u32 = 1;
+
+/// The version of the join engine's list of units: a change to how the units are
+/// defined or ordered must change it, so that no checkpoint or shard of another list is
+/// taken for this one.
+pub(crate) const JOIN_UNITS_VERSION: u32 = 1;
 
 /// The facts that make two runs the same count: checkpoints and shard reports name
 /// tasks by their index in the deterministic task list, which these facts fix.
@@ -20,10 +26,12 @@ pub(crate) const FORMAT_VERSION: u32 = 1;
 pub(crate) struct RunIdentity {
     /// The board size.
     pub(crate) n: usize,
+    /// The engine (its units differ from the other's).
+    pub(crate) engine: Engine,
     /// The symmetry mode.
     pub(crate) symmetry: Symmetry,
-    /// Rows fixed to form tasks.
-    pub(crate) split_depth: usize,
+    /// Rows fixed to form tasks (the backtracking engine only).
+    pub(crate) split_depth: Option<usize>,
     /// Pre-placed queens (`R:C,...`, empty for none).
     pub(crate) placements: String,
     /// The tasks of the whole run.
@@ -31,29 +39,39 @@ pub(crate) struct RunIdentity {
 }
 
 impl RunIdentity {
-    /// The identity of a run over `list`, with `placements` (empty for none).
-    pub(crate) fn of(list: &TaskList, placements: &str) -> RunIdentity {
+    /// The identity of a backtracking run over `list`, with `placements`.
+    #[cfg(test)]
+    pub(crate) fn of(list: &crate::plan::TaskList, placements: &str) -> RunIdentity {
         RunIdentity {
             n: list.n,
+            engine: Engine::Backtrack,
             symmetry: list.symmetry,
-            split_depth: list.split_depth,
+            split_depth: Some(list.split_depth),
             placements: placements.to_string(),
             tasks: list.len(),
         }
     }
 
-    /// The identity as `key=value` fields, the format version first.
+    /// The identity as `key=value` fields, the format version first. A backtracking
+    /// run writes exactly the fields it always has (so checkpoints of earlier versions
+    /// resume); a join run names its engine and the version of its list of units
+    /// ([`JOIN_UNITS_VERSION`]) and has no split depth.
     pub(crate) fn fields(&self) -> RunId {
-        RunId {
-            fields: vec![
-                ("format".into(), FORMAT_VERSION.to_string()),
-                ("n".into(), self.n.to_string()),
-                ("symmetry".into(), self.symmetry.name().into()),
-                ("split_depth".into(), self.split_depth.to_string()),
-                ("placements".into(), self.placements.clone()),
-                ("tasks".into(), self.tasks.to_string()),
-            ],
+        let mut fields: Vec<(String, String)> = vec![
+            ("format".into(), FORMAT_VERSION.to_string()),
+            ("n".into(), self.n.to_string()),
+        ];
+        if self.engine == Engine::Join {
+            fields.push(("engine".into(), self.engine.name().into()));
+            fields.push(("units".into(), JOIN_UNITS_VERSION.to_string()));
         }
+        fields.push(("symmetry".into(), self.symmetry.name().into()));
+        if let Some(depth) = self.split_depth {
+            fields.push(("split_depth".into(), depth.to_string()));
+        }
+        fields.push(("placements".into(), self.placements.clone()));
+        fields.push(("tasks".into(), self.tasks.to_string()));
+        RunId { fields }
     }
 
     /// The first fact in which `other` differs, if any.
@@ -128,8 +146,18 @@ impl RunId {
         Some(RunId { fields })
     }
 
-    /// The first field in which `other` differs, if any.
+    /// The first field in which `other` differs, if any. The engine is compared first
+    /// (absent means `backtrack`, as in the files of versions before the join engine),
+    /// since every other field follows from it.
     pub(crate) fn difference(&self, other: &RunId) -> Option<Difference> {
+        let engine = |id: &RunId| id.get("engine").unwrap_or("backtrack").to_string();
+        if engine(self) != engine(other) {
+            return Some(Difference {
+                key: "engine".to_string(),
+                this: Some(engine(self)),
+                other: Some(engine(other)),
+            });
+        }
         let keys = self
             .fields
             .iter()
@@ -199,6 +227,7 @@ fn unescape(value: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::TaskList;
 
     #[test]
     fn round_trips_and_compares() {
@@ -224,6 +253,20 @@ mod tests {
         changed.n = 9;
         let d = RunIdentity::of(&list, "").difference(&changed).unwrap();
         assert_eq!((d.key.as_str(), d.other.as_deref()), ("n", Some("9")));
+        let join = RunIdentity {
+            engine: Engine::Join,
+            split_depth: None,
+            symmetry: Symmetry::Full,
+            ..RunIdentity::of(&list, "")
+        };
+        assert!(join
+            .fields()
+            .to_string()
+            .starts_with("format=1 n=8 engine=join units=1 symmetry=full placements= tasks="));
+        assert_eq!(
+            join.difference(&RunIdentity::of(&list, "")).unwrap().key,
+            "engine"
+        );
         assert!(RunId::parse("n=8 garbage").is_none());
         assert!(RunId::parse("n=%zz").is_none());
     }

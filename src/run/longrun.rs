@@ -14,7 +14,6 @@ use std::path::Path;
 use crate::error::Error;
 use crate::model::placement::Placement;
 use crate::run::count::{whole_board_fundamental, Count, Options};
-use crate::run::identity::RunIdentity;
 use crate::run::resumable::{run_pass, Observer, Pass};
 use crate::run::shard::{Shard, ShardReport};
 use crate::run::stop::Stop;
@@ -71,15 +70,15 @@ pub fn run(
     observer: &dyn Observer,
 ) -> Result<LongRun, Error> {
     let setup = Setup::new(placement, options)?;
-    let list = &setup.list;
-    let identity = RunIdentity::of(list, setup.placement.as_deref().unwrap_or(""));
+    let work = &setup.work;
+    let identity = work.identity(setup.placement.as_deref().unwrap_or(""));
     let shard_name = long.shard.map_or("all".to_string(), |s| s.to_string());
     let pass = Pass {
         id: identity.fields().with("shard", &shard_name),
-        tasks: list.len(),
+        tasks: work.len(),
         selected: match long.shard {
-            Some(shard) => shard.indices(list.len()),
-            None => (0..list.len()).collect(),
+            Some(shard) => shard.indices(work.len()),
+            None => (0..work.len()).collect(),
         },
         checkpoint: long.checkpoint,
     };
@@ -90,21 +89,21 @@ pub fn run(
     let count = match long.shard {
         None => {
             let fundamental = whole_board_fundamental(&setup, options, sums.total)?;
-            Count::assemble(&setup, sums, setup.threads, fundamental)
+            Count::assemble(&setup, sums, setup.threads, fundamental)?
         }
         Some(shard) => {
-            let mut count = Count::assemble(&setup, sums, setup.threads, None);
+            let mut count = Count::assemble(&setup, sums, setup.threads, None)?;
             if shard.index == 0 {
                 // Shard 0 carries the rotation-fixed counts, from which `merge` gets
                 // the fundamental count of the whole run.
                 if options.unique {
-                    let (rot180, rot90) = setup.pool.install(|| rotation_fixed(list.n));
+                    let (rot180, rot90) = setup.pool.install(|| rotation_fixed(work.n()));
                     count.rot180 = Some(rot180);
                     count.rot90 = Some(rot90);
                 }
-            } else {
+            } else if count.nodes.is_some() {
                 // Task building is counted once, in shard 0.
-                count.nodes = sums.nodes;
+                count.nodes = Some(sums.nodes);
             }
             count
         }
@@ -127,6 +126,7 @@ impl LongRun {
         Some(
             ShardReport {
                 n: c.n,
+                engine: Some(c.engine),
                 symmetry: c.symmetry,
                 split_depth: c.split_depth,
                 placements: c.placement.clone().unwrap_or_default(),
@@ -136,6 +136,7 @@ impl LongRun {
                 tasks_total: c.tasks,
                 total: c.total,
                 nodes: c.nodes,
+                pairs: c.pairs,
                 rot180: c.rot180,
                 rot90: c.rot90,
                 threads: c.threads,

@@ -12,6 +12,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::Error;
 use crate::limits::Quantity;
+use crate::run::engine::Engine;
 use crate::run::identity::RunIdentity;
 use crate::search::kernel::Kernel;
 use crate::symmetry::Symmetry;
@@ -98,10 +99,15 @@ impl fmt::Display for Shard {
 pub struct ShardReport {
     /// The board size.
     pub n: usize,
+    /// The engine that counted (absent from the outputs of versions before the join
+    /// engine: they are `backtrack`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<Engine>,
     /// The symmetry mode.
     pub symmetry: Symmetry,
-    /// Rows fixed to form tasks.
-    pub split_depth: usize,
+    /// Rows fixed to form tasks (the backtracking engine only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split_depth: Option<usize>,
     /// Pre-placed queens (empty when none).
     #[serde(default)]
     pub placements: String,
@@ -115,8 +121,13 @@ pub struct ShardReport {
     pub tasks_total: usize,
     /// The weighted solutions found by this shard.
     pub total: u128,
-    /// The queens this shard placed (shard 0 also carries the task-building nodes).
-    pub nodes: u128,
+    /// The backtracking engine's work: the queens this shard placed (shard 0 also
+    /// carries the task-building nodes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u128>,
+    /// The join engine's work: the pairs of half-boards this shard evaluated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<u128>,
     /// Shard 0 of a run with `--unique`: the solutions fixed by the half turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rot180: Option<u128>,
@@ -187,10 +198,24 @@ impl ShardReport {
         self.check.as_ref().map(|check| *check == self.seal())
     }
 
+    /// The engine that counted (`backtrack` for reports that do not say).
+    pub(crate) fn engine(&self) -> Engine {
+        self.engine.unwrap_or(Engine::Backtrack)
+    }
+
+    /// The shard's work: nodes or pairs, whichever its engine counts.
+    pub(crate) fn work(&self) -> Option<u128> {
+        match self.engine() {
+            Engine::Join => self.pairs,
+            Engine::Backtrack | Engine::Auto => self.nodes,
+        }
+    }
+
     /// The run this shard belongs to.
     pub(crate) fn identity(&self) -> RunIdentity {
         RunIdentity {
             n: self.n,
+            engine: self.engine(),
             symmetry: self.symmetry,
             split_depth: self.split_depth,
             placements: self.placements.clone(),

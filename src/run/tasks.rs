@@ -11,28 +11,27 @@ use crate::model::placement::Placement;
 use crate::plan::TaskList;
 use crate::run::count::Options;
 use crate::run::stop::Stop;
+use crate::run::work::Work;
 use crate::search::kernel::Resolved;
 
 /// What every count (plain, long-running or distributed) sets up before its search.
 pub(crate) struct Setup {
     /// Worker threads of `pool`.
     pub(crate) threads: usize,
-    /// The kernel the tasks run with, resolved once for the run.
-    pub(crate) kernel: Resolved,
     /// The rayon pool.
     pub(crate) pool: rayon::ThreadPool,
-    /// The tasks of the count.
-    pub(crate) list: TaskList,
+    /// The engine's units and what runs them.
+    pub(crate) work: Work,
     /// The pre-placed queens as `R:C,...` (`None` for the whole board).
     pub(crate) placement: Option<String>,
-    /// When the set-up started (a count's `seconds` include building the tasks).
+    /// When the set-up started (a count's `seconds` include building the work).
     pub(crate) start: Instant,
 }
 
 impl Setup {
     /// Checks `options` against `placement` (fundamental counts only for the whole
-    /// board, a kernel this processor runs, the thread count and split depth) and builds
-    /// the pool and the task list.
+    /// board, an engine and kernel this processor runs for these options, the thread
+    /// count, split depth and memory) and builds the pool and the work.
     pub(crate) fn new(placement: &Placement, options: &Options) -> Result<Setup, Error> {
         Setup::with_threads(placement, options, resolve_threads(options.threads)?)
     }
@@ -44,15 +43,14 @@ impl Setup {
         threads: usize,
     ) -> Result<Setup, Error> {
         placement.allow_unique(options.unique)?;
-        let kernel = options.kernel.resolve()?;
+        options.kernel.resolve()?;
         let pool = build_pool(threads)?;
         let start = Instant::now();
-        let list = TaskList::for_placement(placement, options.symmetry, options.split_depth)?;
+        let work = Work::build(placement, options, threads)?;
         Ok(Setup {
             threads,
-            kernel,
             pool,
-            list,
+            work,
             placement: (!placement.is_empty()).then(|| placement.to_string()),
             start,
         })
@@ -67,18 +65,19 @@ pub(crate) fn build_pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
         .map_err(|e| Error::ThreadPool(e.to_string()))
 }
 
-/// What one finished task contributed to a count.
+/// What one finished task (a unit of the engine's work) contributed to a count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TaskResult {
-    /// The task's position in the run's deterministic task list.
+    /// The task's position in the run's deterministic list of units.
     pub index: usize,
-    /// Its solutions times its weight.
+    /// Its solutions times their weights.
     pub weighted: u128,
-    /// The queens its search placed.
-    pub nodes: u64,
+    /// Its work in the engine's unit: the queens its search placed (backtracking), or
+    /// the pairs of half-boards it evaluated (join).
+    pub work: u128,
 }
 
-/// The weighted solutions and nodes of a set of tasks.
+/// The weighted solutions and work of a set of tasks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Sums {
     /// Weighted solutions.
@@ -92,7 +91,7 @@ impl Sums {
     pub(crate) fn of(result: &TaskResult) -> Sums {
         Sums {
             total: result.weighted,
-            nodes: u128::from(result.nodes),
+            nodes: result.work,
         }
     }
 
@@ -137,7 +136,7 @@ pub(crate) fn run_task(list: &TaskList, index: usize, kernel: Resolved) -> TaskR
         index,
         // A task's solutions fit a u64 and its weight is at most 8: no overflow.
         weighted: u128::from(tally.solutions) * u128::from(task.weight),
-        nodes: tally.nodes,
+        work: u128::from(tally.nodes),
     }
 }
 
@@ -212,7 +211,7 @@ impl Setup {
     /// # Panics
     /// If `index` is out of range.
     pub(crate) fn run_task(&self, index: usize) -> TaskResult {
-        run_task(&self.list, index, self.kernel)
+        self.work.run(index)
     }
 
     /// Runs the listed tasks through the task loop on the current pool, never stopped,
@@ -240,7 +239,7 @@ mod tests {
             ..Options::default()
         };
         let setup = Setup::new(&Placement::empty(9).unwrap(), &options).unwrap();
-        let all: Vec<usize> = (0..setup.list.len()).collect();
+        let all: Vec<usize> = (0..setup.work.len()).collect();
         let seen = std::sync::Mutex::new(Vec::new());
         let ran = setup
             .pool
@@ -257,11 +256,11 @@ mod tests {
             })
             .unwrap();
         let sums = ran.sums;
-        assert_eq!(ran.tasks, setup.list.len());
+        assert_eq!(ran.tasks, setup.work.len());
         assert_eq!(sums.total, 352);
         let mut seen = seen.into_inner().unwrap();
         seen.sort_by_key(|r| r.index);
-        assert_eq!(seen.len(), setup.list.len());
+        assert_eq!(seen.len(), setup.work.len());
         assert_eq!(Sums::total_of(&seen).unwrap(), sums);
         let odd = setup.pool.install(|| setup.run_all(&[1, 3])).unwrap();
         assert_eq!(odd.total, seen[1].weighted + seen[3].weighted);
@@ -275,7 +274,7 @@ mod tests {
             ..Options::default()
         };
         let setup = Setup::new(&Placement::empty(10).unwrap(), &options).unwrap();
-        let all: Vec<usize> = (0..setup.list.len()).collect();
+        let all: Vec<usize> = (0..setup.work.len()).collect();
         let stop = Stop::new();
         let ran = setup
             .pool

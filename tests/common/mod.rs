@@ -30,12 +30,14 @@ pub fn published_total(n: usize) -> u128 {
         .total
 }
 
-/// Options with an explicit thread count, symmetry mode and split depth.
+/// Options of the backtracking engine with an explicit thread count, symmetry mode
+/// and split depth (the options these sweep).
 pub fn options(threads: usize, symmetry: Symmetry, split_depth: Option<usize>) -> Options {
     Options {
         threads: Some(threads),
         symmetry,
         split_depth,
+        engine: nqueens::Engine::Backtrack,
         ..Options::default()
     }
 }
@@ -113,18 +115,10 @@ pub fn run_triple(
     })
 }
 
-/// The field names every JSON `Count` object carries.
-pub const COUNT_FIELDS: [&str; 10] = [
-    "n",
-    "total",
-    "nodes",
-    "tasks",
-    "threads",
-    "symmetry",
-    "kernel",
-    "split_depth",
-    "seconds",
-    "version",
+/// The field names every JSON `Count` object carries (the backtracking engine's
+/// also carry `nodes` and `split_depth`, the join engine's `pairs`).
+pub const COUNT_FIELDS: [&str; 9] = [
+    "n", "total", "tasks", "threads", "engine", "symmetry", "kernel", "seconds", "version",
 ];
 
 /// Checks that `value` is a JSON `Count` with every field, of the right JSON type, and
@@ -141,10 +135,16 @@ pub fn check_count_json(value: &serde_json::Value, expected: &nqueens::Count) {
     };
     assert_eq!(int("n"), expected.n as u64);
     assert_eq!(u128::from(int("total")), expected.total);
-    assert_eq!(u128::from(int("nodes")), expected.nodes);
+    let optional = |field: &str| value.get(field).map(|_| u128::from(int(field)));
+    assert_eq!(optional("nodes"), expected.nodes);
+    assert_eq!(optional("pairs"), expected.pairs);
     assert_eq!(int("tasks"), expected.tasks as u64);
     assert_eq!(int("threads"), expected.threads as u64);
-    assert_eq!(int("split_depth"), expected.split_depth as u64);
+    assert_eq!(
+        value.get("split_depth").map(|_| int("split_depth")),
+        expected.split_depth.map(|d| d as u64)
+    );
+    assert_eq!(value["engine"], expected.engine.name());
     assert_eq!(value["symmetry"], expected.symmetry.name());
     assert_eq!(value["kernel"], expected.kernel.name());
     assert_eq!(value["version"], nqueens::VERSION);

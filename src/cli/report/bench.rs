@@ -14,9 +14,11 @@ use super::ladder::CountFacts;
 use super::machine::{Build, Machine};
 use super::statistics::Summary;
 
-/// The version of the report's JSON layout. Reports without a `schema` field are the
-/// first layout (one timing per row), which [`super::load`] still reads.
-pub const SCHEMA: u32 = 2;
+/// The version of the report's JSON layout: 3 names the engine and calls a row's
+/// work `work` (nodes for the backtracking engine, pairs for the join engine).
+/// [`super::load`] still reads schema 2 (the backtracking engine's, with `nodes`) and
+/// the first layout (no `schema` field, one timing per row).
+pub const SCHEMA: u32 = 3;
 
 /// What a report measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -44,14 +46,20 @@ impl Measure {
 pub struct BenchRow {
     /// The board size.
     pub n: usize,
+    /// The engine that counted (absent from schema 2 and older reports: `backtrack`).
+    #[serde(default = "backtrack")]
+    pub engine: String,
     /// The computed total.
     pub total: u128,
-    /// Queens placed by one count.
-    pub nodes: u128,
-    /// Tasks the count was split into.
+    /// The work of one count in its engine's unit: nodes (queens placed) for the
+    /// backtracking engine, pairs of half-boards for the join engine.
+    #[serde(alias = "nodes")]
+    pub work: u128,
+    /// Tasks the count was split into (the join engine's units).
     pub tasks: usize,
-    /// Rows fixed to form tasks.
-    pub split_depth: usize,
+    /// Rows fixed to form tasks (the backtracking engine only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split_depth: Option<usize>,
     /// Counts timed back to back in each sample (a sample is their mean).
     pub batch: u64,
     /// The measurements, in the report's unit, in the order taken.
@@ -72,23 +80,28 @@ pub struct BenchRow {
     /// Their median absolute deviation.
     #[serde(serialize_with = "serialize_value")]
     pub mad: f64,
-    /// Nodes per second at the median time (time reports only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nodes_per_second: Option<f64>,
+    /// Work per second at the median time (time reports only).
+    #[serde(
+        default,
+        alias = "nodes_per_second",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub work_per_second: Option<f64>,
 }
 
 impl BenchRow {
     /// A row from its count's facts and `samples` of `measure`.
     #[allow(
         clippy::cast_precision_loss,
-        reason = "a rate: the nearest f64 of the nodes is all it needs"
+        reason = "a rate: the nearest f64 of the work is all it needs"
     )]
     pub fn new(count: &CountFacts, batch: u64, samples: Vec<f64>, measure: Measure) -> Self {
         let s = Summary::of(&samples);
         BenchRow {
             n: count.n,
+            engine: count.engine.clone(),
             total: count.total,
-            nodes: count.nodes,
+            work: count.work,
             tasks: count.tasks,
             split_depth: count.split_depth,
             batch,
@@ -98,8 +111,8 @@ impl BenchRow {
             mean: s.mean,
             stddev: s.stddev,
             mad: s.mad,
-            nodes_per_second: (measure == Measure::Time && s.median > 0.0)
-                .then(|| (count.nodes as f64 / s.median).round()),
+            work_per_second: (measure == Measure::Time && s.median > 0.0)
+                .then(|| (count.work as f64 / s.median).round()),
         }
     }
 
@@ -124,6 +137,10 @@ pub struct BenchReport {
     pub build: Build,
     /// Worker threads of each count.
     pub threads: usize,
+    /// The engine asked for (`auto` picks one per row; absent from schema 2 and older
+    /// reports: `backtrack`).
+    #[serde(default = "backtrack")]
+    pub engine: String,
     /// The symmetry mode.
     pub symmetry: String,
     /// The kernel that ran the counts.
@@ -136,10 +153,15 @@ pub struct BenchReport {
     pub rows: Vec<BenchRow>,
 }
 
+/// The engine of reports that do not name one.
+fn backtrack() -> String {
+    "backtrack".to_string()
+}
+
 impl BenchReport {
     /// The file stem of this report:
-    /// `bench-<date>-<host>-<symmetry>-<kernel>-t<threads>`, with `-instructions` for
-    /// instruction counts.
+    /// `bench-<date>-<host>-<engine>-<symmetry>-<kernel>-t<threads>`, with
+    /// `-instructions` for instruction counts.
     pub fn file_stem(&self) -> String {
         let date: String = self
             .date
@@ -163,8 +185,8 @@ impl BenchReport {
             Measure::Instructions => "-instructions",
         };
         format!(
-            "bench-{date}-{host}-{}-{}-t{}{suffix}",
-            self.symmetry, self.kernel, self.threads
+            "bench-{date}-{host}-{}-{}-{}-t{}{suffix}",
+            self.engine, self.symmetry, self.kernel, self.threads
         )
     }
 
@@ -194,8 +216,8 @@ impl BenchReport {
         let _ = writeln!(md, "- measure: {}", self.measure.unit());
         let _ = writeln!(
             md,
-            "- threads: {}, symmetry: {}, kernel: {}",
-            self.threads, self.symmetry, self.kernel
+            "- threads: {}, engine: {}, symmetry: {}, kernel: {}",
+            self.threads, self.engine, self.symmetry, self.kernel
         );
         let _ = writeln!(md, "- runs: {}, warm-up: {}\n", self.runs, self.warmup);
         md.push_str(&table(self.measure, &self.rows));
@@ -221,17 +243,18 @@ impl BenchReport {
     }
 }
 
-/// The header of the ladder table for `measure`.
+/// The header of the ladder table for `measure`. The work rate is in each row's
+/// engine's unit (nodes for `backtrack`, pairs for `join`).
 pub fn table_header(measure: Measure) -> String {
     match measure {
         Measure::Time => {
-            "| n | total | min ms | median ms | mean ms | ± σ ms | MAD ms | nodes/s | samples |\n\
-                          |---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+            "| n | engine | total | min ms | median ms | mean ms | ± σ ms | MAD ms | work/s | samples |\n\
+             |---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
                 .to_string()
         }
         Measure::Instructions => {
-            "| n | total | min | median | mean | ± σ | spread | instructions/node | samples |\n\
-                                  |---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+            "| n | engine | total | min | median | mean | ± σ | spread | instructions/work | samples |\n\
+             |---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
                 .to_string()
         }
     }
@@ -249,37 +272,39 @@ pub fn table(measure: Measure, rows: &[BenchRow]) -> String {
 /// One row of [`table`].
 #[allow(
     clippy::cast_precision_loss,
-    reason = "instructions per node, printed to two places: the nearest f64 of the nodes is all it needs"
+    reason = "instructions per unit of work, printed to two places: the nearest f64 of the work is all it needs"
 )]
 pub fn table_row(measure: Measure, row: &BenchRow) -> String {
     match measure {
         Measure::Time => {
             let ms = |s: f64| format!("{:.3}", s * 1e3);
             format!(
-                "| {} | {} | {} | {} | {} | {} | {} | {:.3e} | {}×{} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {:.3e} | {}×{} |",
                 row.n,
+                row.engine,
                 row.total,
                 ms(row.min),
                 ms(row.median),
                 ms(row.mean),
                 ms(row.stddev),
                 ms(row.mad),
-                row.nodes_per_second.unwrap_or(0.0),
+                row.work_per_second.unwrap_or(0.0),
                 row.samples.len(),
                 row.batch
             )
         }
         Measure::Instructions => format!(
-            "| {} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {:.3}% | {:.2} | {} |",
+            "| {} | {} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {:.3}% | {:.2} | {} |",
             row.n,
+            row.engine,
             row.total,
             row.min,
             row.median,
             row.mean,
             row.stddev,
             row.summary().spread_percent(),
-            if row.nodes > 0 {
-                row.median / row.nodes as f64
+            if row.work > 0 {
+                row.median / row.work as f64
             } else {
                 0.0
             },

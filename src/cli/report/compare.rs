@@ -208,16 +208,29 @@ fn warnings(baseline: &BenchReport, new: &BenchReport) -> Vec<String> {
     if let (Some(old), Some(new)) = (&baseline.build.profile, &new.build.profile) {
         differs("build profiles", old.clone(), new.clone());
     }
+    let engines: Vec<String> = baseline
+        .rows
+        .iter()
+        .zip(&new.rows)
+        .filter(|(o, n)| o.engine != n.engine)
+        .map(|(o, n)| format!("{} ({} and {})", o.n, o.engine, n.engine))
+        .collect();
+    if !engines.is_empty() {
+        warnings.push(format!(
+            "different engines for n = {}: the rows compare two algorithms",
+            engines.join(", ")
+        ));
+    }
     let trees: Vec<String> = baseline
         .rows
         .iter()
         .zip(&new.rows)
-        .filter(|(o, n)| o.nodes != n.nodes)
+        .filter(|(o, n)| o.engine == n.engine && o.work != n.work)
         .map(|(o, _)| o.n.to_string())
         .collect();
     if !trees.is_empty() {
         warnings.push(format!(
-            "different nodes for n = {}: the searches differ (split depth or algorithm)",
+            "different work for n = {}: the searches differ (split depth or algorithm)",
             trees.join(", ")
         ));
     }

@@ -82,7 +82,7 @@ pub fn instructions_row(
     for result in results {
         let (instructions, child) = result?;
         if let Some(f) = &first {
-            if (f.total, f.nodes) != (child.total, child.nodes) {
+            if (f.total, f.work()) != (child.total, child.work()) {
                 return Err(format!(
                     "n = {n}: two runs under valgrind counted differently"
                 ));
@@ -100,7 +100,8 @@ pub fn instructions_row(
     let facts = CountFacts {
         n,
         total: child.total,
-        nodes: child.nodes,
+        engine: child.engine.clone(),
+        work: child.work(),
         tasks: child.tasks,
         split_depth: child.split_depth,
         threads: child.threads,
@@ -124,6 +125,8 @@ fn count_args(n: usize, options: &Options) -> Vec<String> {
         options.symmetry.to_string(),
         "--kernel".to_string(),
         options.kernel.to_string(),
+        "--engine".to_string(),
+        options.engine.to_string(),
         "--json".to_string(),
     ];
     if let Some(depth) = options.split_depth {
@@ -144,11 +147,20 @@ fn scratch_file(n: usize, run: usize) -> PathBuf {
 #[derive(Deserialize)]
 struct ChildCount {
     total: u128,
-    nodes: u128,
+    engine: String,
+    nodes: Option<u128>,
+    pairs: Option<u128>,
     tasks: usize,
-    split_depth: usize,
+    split_depth: Option<usize>,
     threads: usize,
     kernel: String,
+}
+
+impl ChildCount {
+    /// The count's work in its engine's unit.
+    fn work(&self) -> u128 {
+        self.nodes.or(self.pairs).unwrap_or(0)
+    }
 }
 
 /// Runs `exe args` under callgrind, writing its profile to `out` (removed after), and
@@ -239,7 +251,7 @@ mod tests {
         let args = count_args(8, &options).join(" ");
         assert_eq!(
             args,
-            "count 8 --threads 1 --symmetry full --kernel auto --json --split-depth 8"
+            "count 8 --threads 1 --symmetry full --kernel auto --engine auto --json --split-depth 8"
         );
     }
 }

@@ -32,12 +32,14 @@ pub struct CountFacts {
     pub n: usize,
     /// The total.
     pub total: u128,
-    /// Queens placed.
-    pub nodes: u128,
+    /// The engine that counted.
+    pub engine: String,
+    /// The work in the engine's unit (nodes or pairs).
+    pub work: u128,
     /// Tasks.
     pub tasks: usize,
-    /// Split depth.
-    pub split_depth: usize,
+    /// Split depth (the backtracking engine).
+    pub split_depth: Option<usize>,
     /// Worker threads.
     pub threads: usize,
     /// The kernel that ran (never `auto`).
@@ -49,7 +51,8 @@ impl From<&nqueens::Count> for CountFacts {
         CountFacts {
             n: c.n,
             total: c.total,
-            nodes: c.nodes,
+            engine: c.engine.to_string(),
+            work: c.nodes.or(c.pairs).unwrap_or(0),
             tasks: c.tasks,
             split_depth: c.split_depth,
             threads: c.threads,
@@ -143,6 +146,7 @@ pub fn assemble(
         machine: Machine::this(),
         build: Build::this(),
         threads,
+        engine: options.engine.to_string(),
         symmetry: options.symmetry.to_string(),
         kernel,
         runs: settings.runs,
@@ -203,7 +207,9 @@ mod tests {
         let back = super::super::load::load(&json).unwrap();
         assert_eq!(back.rows.len(), 3);
         assert_eq!(back.rows[1].samples.len(), 3);
-        assert!(std::fs::read_to_string(md).unwrap().contains("| 6 | 4 |"));
+        assert!(std::fs::read_to_string(md)
+            .unwrap()
+            .contains("| 6 | backtrack | 4 |"));
     }
 
     #[test]

@@ -24,14 +24,20 @@ pub fn parse(text: &str) -> Result<BenchReport, String> {
         .as_object()
         .ok_or("not an nqueens bench report (not a JSON object)")?;
     let report = match (object.get("schema"), object.get("rows")) {
-        (Some(schema), _) if schema.as_u64() == Some(u64::from(SCHEMA)) => {
-            serde_json::from_str::<BenchReport>(text)
-                .map_err(|e| format!("not a valid nqueens bench report ({e})"))?
+        // Schema 2 is schema 3 of the backtracking engine, with `nodes` for `work`
+        // (read by aliases and defaults).
+        (Some(schema), _)
+            if schema.as_u64() == Some(u64::from(SCHEMA)) || schema.as_u64() == Some(2) =>
+        {
+            let mut report = serde_json::from_str::<BenchReport>(text)
+                .map_err(|e| format!("not a valid nqueens bench report ({e})"))?;
+            report.schema = SCHEMA;
+            report
         }
         (Some(schema), _) => {
             return Err(format!(
-                "bench report schema {schema}, but this nqueens reads schema {SCHEMA} and the \
-                 first layout (no schema field)"
+                "bench report schema {schema}, but this nqueens reads schemas 2 and {SCHEMA} \
+                 and the first layout (no schema field)"
             ))
         }
         (None, Some(_)) => serde_json::from_str::<LegacyReport>(text)
@@ -107,6 +113,7 @@ impl LegacyReport {
                 compiled_features: Vec::new(),
             },
             threads: self.threads,
+            engine: "backtrack".to_string(),
             symmetry: self.symmetry,
             kernel: self.kernel,
             runs: 1,
@@ -116,10 +123,11 @@ impl LegacyReport {
                 .into_iter()
                 .map(|r| BenchRow {
                     n: r.n,
+                    engine: "backtrack".to_string(),
                     total: r.total,
-                    nodes: r.nodes,
+                    work: r.nodes,
                     tasks: r.tasks,
-                    split_depth: r.split_depth,
+                    split_depth: Some(r.split_depth),
                     batch: 1,
                     samples: vec![r.seconds],
                     min: r.seconds,
@@ -127,7 +135,7 @@ impl LegacyReport {
                     mean: r.seconds,
                     stddev: 0.0,
                     mad: 0.0,
-                    nodes_per_second: Some(r.nodes_per_second),
+                    work_per_second: Some(r.nodes_per_second),
                 })
                 .collect(),
         }

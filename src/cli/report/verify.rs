@@ -21,6 +21,8 @@ pub struct VerifyRow {
     pub published_unique: Option<u128>,
     /// Whether both counts agree with the published ones (false when nothing is published).
     pub ok: bool,
+    /// The engine that counted.
+    pub engine: String,
     /// Time of the count (written rounded to the nanosecond).
     #[serde(serialize_with = "nqueens::internals::serialize_seconds")]
     pub seconds: f64,
@@ -74,6 +76,7 @@ pub fn verify(
             unique,
             published_unique: expected.map(|p| p.unique),
             ok: expected.is_some_and(|p| p.total == c.total && p.unique == unique),
+            engine: c.engine.to_string(),
             seconds: c.seconds,
         };
         on_row(&row);

@@ -88,6 +88,11 @@ impl JoinPlan {
         }
     }
 
+    /// The board size.
+    pub fn n(&self) -> usize {
+        self.tables.layout.n as usize
+    }
+
     /// The number of units.
     pub fn len(&self) -> usize {
         self.units.len()

@@ -13,7 +13,7 @@ pub(crate) fn header_line(id: &RunId) -> String {
 
 /// The line recording `result`, newline included.
 pub(crate) fn record_line(result: &TaskResult) -> String {
-    let body = format!("{} {} {}", result.index, result.weighted, result.nodes);
+    let body = format!("{} {} {}", result.index, result.weighted, result.work);
     format!("{body} {:016x}\n", fnv1a(body.as_bytes()))
 }
 
@@ -95,7 +95,7 @@ fn parse_record(line: &str) -> Option<TaskResult> {
     let result = TaskResult {
         index: words.next()?.parse().ok()?,
         weighted: words.next()?.parse().ok()?,
-        nodes: words.next()?.parse().ok()?,
+        work: words.next()?.parse().ok()?,
     };
     words.next().is_none().then_some(result)
 }
@@ -118,7 +118,7 @@ mod tests {
         TaskResult {
             index,
             weighted: 2 * index as u128,
-            nodes: 100 + index as u64,
+            work: 100 + index as u128,
         }
     }
 

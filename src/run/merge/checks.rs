@@ -7,6 +7,7 @@ use crate::error::Error;
 use crate::limits::{max_split_depth, min_split_depth, MAX_N};
 use crate::model::placement::Placement;
 use crate::plan::tasks::MAX_TASKS;
+use crate::run::engine::Engine;
 use crate::run::merge::MergeOptions;
 use crate::run::shard::{Shard, ShardReport};
 use crate::symmetry::Symmetry;
@@ -20,12 +21,22 @@ pub(crate) fn impossible(r: &ShardReport) -> Option<String> {
     if r.n > MAX_N {
         return Some(format!("n = {} is above {MAX_N}", r.n));
     }
-    let depths = min_split_depth(r.n)..=max_split_depth(r.n);
-    if !depths.contains(&r.split_depth) {
-        return Some(format!(
-            "split depth {} is not possible for n = {}",
-            r.split_depth, r.n
-        ));
+    let engine = r.engine();
+    match (engine, r.split_depth) {
+        (Engine::Join, None) => {}
+        (Engine::Join, Some(_)) => return Some("the join engine has no split depth".into()),
+        (_, None) => return Some("it names no split depth".into()),
+        (_, Some(depth)) => {
+            if !(min_split_depth(r.n)..=max_split_depth(r.n)).contains(&depth) {
+                return Some(format!(
+                    "split depth {depth} is not possible for n = {}",
+                    r.n
+                ));
+            }
+        }
+    }
+    if engine == Engine::Join && (!r.placements.is_empty() || r.symmetry != Symmetry::Full) {
+        return Some("the join engine counts whole boards under full symmetry".into());
     }
     if r.tasks_total > MAX_TASKS {
         return Some(format!(
@@ -55,16 +66,21 @@ pub(crate) fn impossible(r: &ShardReport) -> Option<String> {
         (Some(rot180), Some(rot90)) if rot90 <= rot180 => {}
         _ => return Some("its rotation-fixed counts do not fit together".into()),
     }
-    // Each task's solutions are at most its nodes (one per queen in its last row), or
-    // one for a task that is a whole board; each weighs at most MAX_WEIGHT.
-    let bound = r
-        .nodes
+    let (work, unit) = match (engine, r.nodes, r.pairs) {
+        (Engine::Join, None, Some(pairs)) => (pairs, "pairs"),
+        (Engine::Backtrack | Engine::Auto, Some(nodes), None) => (nodes, "nodes"),
+        _ => return Some(format!("the {engine} engine's work is not what it reports")),
+    };
+    // A backtracking task's solutions are at most its nodes (one per queen in its last
+    // row), or one for a task that is a whole board; a join unit's are at most the
+    // pairs it evaluated. Each weighs at most MAX_WEIGHT.
+    let bound = work
         .checked_add(r.tasks as u128)
         .and_then(|found| found.checked_mul(MAX_WEIGHT));
     if bound.is_some_and(|bound| r.total > bound) {
         return Some(format!(
-            "its total {} is more than its {} nodes could have found",
-            r.total, r.nodes
+            "its total {} is more than its {work} {unit} could have found",
+            r.total
         ));
     }
     None

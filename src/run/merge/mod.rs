@@ -8,6 +8,7 @@ mod read;
 use serde::Serialize;
 
 use crate::error::Error;
+use crate::run::engine::Engine;
 use crate::run::shard::ShardReport;
 use crate::symmetry::rotation::fundamental;
 use crate::symmetry::Symmetry;
@@ -32,14 +33,22 @@ pub struct Merged {
     /// Shard 0's count of the solutions fixed by the quarter turn, if it made one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rot90: Option<u128>,
-    /// The queens placed by all shards together (equal to an unsharded count's).
-    pub nodes: u128,
+    /// The backtracking engine's work: the queens placed by all shards together
+    /// (equal to an unsharded count's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u128>,
+    /// The join engine's work: the pairs evaluated by all shards together.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<u128>,
     /// The tasks of the whole count.
     pub tasks: usize,
+    /// The engine that counted.
+    pub engine: Engine,
     /// The symmetry mode.
     pub symmetry: Symmetry,
-    /// Rows fixed to form tasks.
-    pub split_depth: usize,
+    /// Rows fixed to form tasks (the backtracking engine only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split_depth: Option<usize>,
     /// Pre-placed queens (empty when none).
     pub placements: String,
     /// The number of shards merged.
@@ -76,15 +85,21 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
     check_shard_set(reports)?;
     let overflow = |what: &str| Error::Merge(format!("the shards' {what} add up past 2^128"));
     let mut total = 0u128;
-    let mut nodes = 0u128;
+    let mut work = 0u128;
     for (_, r) in reports {
         total = total
             .checked_add(r.total)
             .ok_or_else(|| overflow("totals"))?;
-        nodes = nodes
-            .checked_add(r.nodes)
-            .ok_or_else(|| overflow("nodes"))?;
+        // `check_seals` made sure that every report names its engine's work.
+        work = work
+            .checked_add(r.work().unwrap_or(0))
+            .ok_or_else(|| overflow("work"))?;
     }
+    let engine = first.engine();
+    let (nodes, pairs) = match engine {
+        Engine::Join => (None, Some(work)),
+        Engine::Backtrack | Engine::Auto => (Some(work), None),
+    };
     let zero = reports.iter().map(|(_, r)| r).find(|r| r.shard == 0);
     let (rot180, rot90) = zero.map_or((None, None), |r| (r.rot180, r.rot90));
     if rot180.is_some_and(|r| r > total) {
@@ -111,7 +126,9 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
         rot180,
         rot90,
         nodes,
+        pairs,
         tasks: first.tasks_total,
+        engine,
         symmetry: first.symmetry,
         split_depth: first.split_depth,
         placements: first.placements.clone(),
@@ -138,9 +155,10 @@ mod tests {
             format!("s{shard}.json"),
             ShardReport {
                 n: 8,
+                engine: Some(Engine::Backtrack),
                 symmetry: Symmetry::Mirror,
                 kernel: Some(Kernel::Scalar),
-                split_depth: 2,
+                split_depth: Some(2),
                 placements: String::new(),
                 shard,
                 shards,
@@ -152,7 +170,8 @@ mod tests {
                 .len(),
                 tasks_total,
                 total: 10 * shard as u128,
-                nodes: 5,
+                nodes: Some(5),
+                pairs: None,
                 rot180: None,
                 rot90: None,
                 threads: 1,
@@ -171,7 +190,10 @@ mod tests {
     fn merges_complete_sets_only() {
         let set: Vec<_> = (0..3).map(|i| report(i, 3)).collect();
         let merged = merge_all(&set).unwrap();
-        assert_eq!((merged.total, merged.nodes, merged.shards), (30, 15, 3));
+        assert_eq!(
+            (merged.total, merged.nodes, merged.shards),
+            (30, Some(15), 3)
+        );
         let e = merge_all(&set[..2]).unwrap_err().to_string();
         assert_eq!(e, "shards missing: 2/3");
         let mut twice = set.clone();
@@ -237,7 +259,10 @@ mod tests {
         };
         assert!(impossible(|r| r.total = u128::MAX).contains("more than its"));
         assert!(impossible(|r| r.n = 40).contains("above"));
-        assert!(impossible(|r| r.split_depth = 9).contains("split depth"));
+        assert!(impossible(|r| r.split_depth = Some(9)).contains("split depth"));
+        assert!(impossible(|r| r.split_depth = None).contains("no split depth"));
+        assert!(impossible(|r| r.engine = Some(Engine::Join)).contains("join engine"));
+        assert!(impossible(|r| r.pairs = Some(1)).contains("work"));
         assert!(impossible(|r| r.tasks_total = usize::MAX).contains("more than a run"));
         assert!(impossible(|r| r.rot180 = Some(1)).contains("rotation-fixed"));
         assert!(impossible(|r| (r.resumed, r.ran) = (Some(1), Some(1))).contains("add up"));
@@ -267,9 +292,9 @@ mod tests {
                         ..Options::default()
                     };
                     let setup = Setup::new(&Placement::empty(n).unwrap(), &options).unwrap();
-                    for i in 0..setup.list.len() {
+                    for i in 0..setup.work.len() {
                         let r = setup.run_task(i);
-                        let found = u128::from(r.nodes.max(1));
+                        let found = r.work.max(1);
                         assert!(r.weighted <= MAX_WEIGHT * found, "n = {n}: {r:?}");
                     }
                 }

@@ -1,0 +1,254 @@
+//! Run-time estimates: how long a count would take on this machine, and how much memory
+//! it would need, before running it.
+//!
+//! The engine is the one `count` would choose for the same options. For the
+//! backtracking engine, Knuth's random probes ([`probes`]) estimate the nodes of its
+//! search and a short real count measures this machine's speed in nodes per second.
+//! For the join engine, a sample of its units is run and timed ([`units`]), after its
+//! tables are built (their building time is part of the estimate); when those tables
+//! would not fit in this machine's memory, the estimate says so and gives no time.
+//!
+//! This layer uses the run layer (engine choice, counts for calibration), the task plan
+//! and the join engine.
+
+pub(crate) mod probes;
+pub(crate) mod rng;
+pub(crate) mod units;
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::join::JoinPlan;
+use crate::limits::{resolve_threads, Quantity};
+use crate::model::placement::Placement;
+use crate::plan::TaskList;
+use crate::run::count::Options;
+use crate::run::engine::Engine;
+use crate::run::memory::{available_bytes, backtrack_peak_bytes, join_peak_bytes};
+use crate::run::tasks::build_pool;
+use crate::run::work::{choose, Chosen};
+use crate::search::kernel::Kernel;
+use crate::symmetry::Symmetry;
+
+/// The width of the stated interval, in standard errors (a 95% normal interval).
+pub(crate) const Z95: f64 = 1.96;
+
+/// An estimate of a count's size, duration and memory.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The board size.
+    pub n: usize,
+    /// The engine the count would run with.
+    pub engine: Engine,
+    /// The symmetry reduction.
+    pub symmetry: Symmetry,
+    /// The kernel whose speed was measured.
+    pub kernel: Kernel,
+    /// Rows fixed to form tasks (the backtracking engine).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split_depth: Option<usize>,
+    /// The number of tasks (the join engine's units).
+    pub tasks: usize,
+    /// The backtracking engine: probes drawn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probes: Option<u64>,
+    /// The join engine: units run and timed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub units_sampled: Option<u64>,
+    /// The seed of the probes or of the sample of units.
+    pub seed: u64,
+    /// The backtracking engine: the estimated nodes (queens placed), as `count --json`
+    /// reports them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<f64>,
+    /// The standard error of `nodes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes_stderr: Option<f64>,
+    /// The 95% interval of `nodes` (plus or minus 1.96 standard errors), low end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes_low: Option<f64>,
+    /// The 95% interval of `nodes`, high end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes_high: Option<f64>,
+    /// The backtracking kernel's speed measured on this machine, nodes per second on
+    /// one thread.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes_per_second_per_thread: Option<f64>,
+    /// The join engine: the estimated pairs, as `count --json` reports them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<f64>,
+    /// The join engine: the seconds its tables took to build here (part of
+    /// `seconds`).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::seconds::serialize_some"
+    )]
+    pub setup_seconds: Option<f64>,
+    /// The threads the estimated count would use.
+    pub threads: usize,
+    /// The predicted peak memory of the count, in bytes (an upper bound).
+    pub memory_bytes: u64,
+    /// The memory this machine has available, in bytes, where the system tells.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_available: Option<u64>,
+    /// Whether the count fits in the available memory (it is refused if not).
+    pub fits: bool,
+    /// The estimated wall-clock seconds on `threads` threads (none when the count
+    /// does not fit).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::seconds::serialize_some"
+    )]
+    pub seconds: Option<f64>,
+    /// The standard error of `seconds` (from the sampling alone).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::seconds::serialize_some"
+    )]
+    pub seconds_stderr: Option<f64>,
+    /// The 95% interval of `seconds`, low end.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::seconds::serialize_some"
+    )]
+    pub seconds_low: Option<f64>,
+    /// The 95% interval of `seconds`, high end.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::seconds::serialize_some"
+    )]
+    pub seconds_high: Option<f64>,
+    /// The estimated CPU time in core-hours (one thread per core).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub core_hours: Option<f64>,
+    /// The version of this crate.
+    pub version: &'static str,
+    /// The git commit of this build, when known ([`crate::COMMIT`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<&'static str>,
+}
+
+/// A time estimate on one thread: seconds of work, its standard error, and the
+/// seconds spent before the work that no thread shares (building tables).
+struct Timing {
+    setup: f64,
+    work: f64,
+    stderr: f64,
+}
+
+impl Timing {
+    /// The wall-clock figures on `threads` threads: seconds, standard error, the 95%
+    /// interval, and core-hours.
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "at most MAX_THREADS threads, exact in an f64"
+    )]
+    fn fill(&self, e: &mut Estimate) {
+        let threads = e.threads as f64;
+        let wall = |work: f64| self.setup + work / threads;
+        e.seconds = Some(wall(self.work));
+        e.seconds_stderr = Some(self.stderr / threads);
+        e.seconds_low = Some(wall((self.work - Z95 * self.stderr).max(0.0)));
+        e.seconds_high = Some(wall(self.work + Z95 * self.stderr));
+        e.core_hours = Some((self.setup + self.work) / 3600.0);
+    }
+}
+
+/// Estimates the time and memory of `count(n, options)`: with `probes` probes seeded
+/// by `seed` for the backtracking engine (and a short real count to measure its
+/// speed), or a sample of units drawn by `seed` for the join engine.
+///
+/// # Errors
+/// [`Error::OutOfRange`] for a board size, thread count, split depth or probe count
+/// out of range; [`Error::TooManyTasks`] for a split too deep;
+/// [`Error::KernelUnsupported`] for a kernel this processor cannot run;
+/// [`Error::EngineUnsuited`] for the join engine with options it cannot serve;
+/// [`Error::ThreadPool`] when the threads cannot start.
+pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<Estimate, Error> {
+    Quantity::Probes.check(i128::from(probes))?;
+    let threads = resolve_threads(options.threads)?;
+    let placement = Placement::empty(n)?;
+    let chosen = choose(&placement, options)?;
+    let kernel = options.kernel.resolve()?.kernel();
+    let available = available_bytes();
+    let fits = |bytes: u64| available.is_none_or(|a| bytes <= a);
+    let mut e = Estimate {
+        n,
+        engine: Engine::Backtrack,
+        symmetry: options.symmetry,
+        kernel,
+        split_depth: None,
+        tasks: 0,
+        probes: None,
+        units_sampled: None,
+        seed,
+        nodes: None,
+        nodes_stderr: None,
+        nodes_low: None,
+        nodes_high: None,
+        nodes_per_second_per_thread: None,
+        pairs: None,
+        setup_seconds: None,
+        threads,
+        memory_bytes: 0,
+        memory_available: available,
+        fits: true,
+        seconds: None,
+        seconds_stderr: None,
+        seconds_low: None,
+        seconds_high: None,
+        core_hours: None,
+        version: crate::VERSION,
+        commit: crate::COMMIT,
+    };
+    match chosen {
+        Chosen::Backtrack => {
+            let list = TaskList::build(n, options.symmetry, options.split_depth)?;
+            let pool = build_pool(threads)?;
+            let nodes = pool.install(|| probes::estimate_nodes(&list, probes, seed));
+            let rate = probes::calibrate(n, options.symmetry, kernel)?;
+            e.split_depth = Some(list.split_depth);
+            e.tasks = list.len();
+            e.probes = Some(probes);
+            e.nodes = Some(nodes.nodes);
+            e.nodes_stderr = Some(nodes.stderr);
+            e.nodes_low = Some((nodes.nodes - Z95 * nodes.stderr).max(0.0));
+            e.nodes_high = Some(nodes.nodes + Z95 * nodes.stderr);
+            e.nodes_per_second_per_thread = Some(rate);
+            e.memory_bytes = backtrack_peak_bytes(list.len(), threads);
+            e.fits = fits(e.memory_bytes);
+            Timing {
+                setup: 0.0,
+                work: nodes.nodes / rate,
+                stderr: nodes.stderr / rate,
+            }
+            .fill(&mut e);
+        }
+        Chosen::Join(vectors) => {
+            e.engine = Engine::Join;
+            e.symmetry = Symmetry::Full;
+            e.kernel = crate::run::work::vectors_kernel(vectors);
+            e.memory_bytes = join_peak_bytes(n, threads);
+            e.fits = fits(e.memory_bytes);
+            if e.fits {
+                let start = Instant::now();
+                let plan = JoinPlan::new(n, vectors);
+                let setup = start.elapsed().as_secs_f64();
+                let sample = units::sample_units(&plan, seed);
+                e.tasks = plan.len();
+                e.units_sampled = Some(sample.samples);
+                e.pairs = Some(sample.pairs);
+                e.setup_seconds = Some(setup);
+                Timing {
+                    setup,
+                    work: sample.seconds,
+                    stderr: sample.stderr,
+                }
+                .fill(&mut e);
+            }
+        }
+    }
+    Ok(e)
+}

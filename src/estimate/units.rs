@@ -1,0 +1,78 @@
+//! Timing a sample of the join engine's units: the time of a join count, estimated by
+//! running units drawn at random and scaling their mean time up to all units.
+//!
+//! The units are drawn uniformly (with replacement) in an order fixed by the seed, and
+//! run one after another on the calling thread, each timed, until a time budget is
+//! spent (and at least a few have run): the mean time per unit times the number of
+//! units estimates the work of the whole count, and the sample's spread gives its
+//! standard error. The number of units drawn depends on this machine's speed, so the
+//! estimate is reproducible in its sample order, not in its size.
+
+use std::time::{Duration, Instant};
+
+use crate::estimate::rng::SplitMix64;
+use crate::join::JoinPlan;
+
+/// The time spent running sampled units.
+pub(crate) const SAMPLE_BUDGET: Duration = Duration::from_secs(3);
+
+/// The fewest units sampled (fewer only if the plan has fewer).
+pub(crate) const MIN_SAMPLES: u64 = 8;
+
+/// What a sample of units says about the whole count.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct UnitSample {
+    /// Units run.
+    pub(crate) samples: u64,
+    /// The estimated seconds of all units on one thread.
+    pub(crate) seconds: f64,
+    /// Its standard error.
+    pub(crate) stderr: f64,
+    /// The estimated pairs of all units.
+    pub(crate) pairs: f64,
+}
+
+/// Runs units of `plan` drawn by `seed` until [`SAMPLE_BUDGET`] is spent (at least
+/// [`MIN_SAMPLES`]), and scales their times and pairs up to all units.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "an estimate: the nearest f64 of the unit and sample counts is all it needs"
+)]
+pub(crate) fn sample_units(plan: &JoinPlan, seed: u64) -> UnitSample {
+    let units = plan.len() as u64;
+    if units == 0 {
+        return UnitSample {
+            samples: 0,
+            seconds: 0.0,
+            stderr: 0.0,
+            pairs: 0.0,
+        };
+    }
+    let mut rng = SplitMix64::new(seed);
+    let start = Instant::now();
+    let (mut samples, mut sum, mut squares, mut pairs) = (0u64, 0.0, 0.0, 0.0);
+    while samples < MIN_SAMPLES.min(units) || start.elapsed() < SAMPLE_BUDGET {
+        let index = usize::try_from(rng.below(units)).expect("below the unit count, a usize");
+        let begun = Instant::now();
+        let outcome = plan.run_unit(index);
+        let seconds = begun.elapsed().as_secs_f64();
+        sum += seconds;
+        squares += seconds * seconds;
+        pairs += outcome.pairs as f64;
+        samples += 1;
+    }
+    let count = samples as f64;
+    let mean = sum / count;
+    let variance = if samples > 1 {
+        ((squares - count * mean * mean) / (count - 1.0)).max(0.0)
+    } else {
+        0.0
+    };
+    let scale = units as f64;
+    UnitSample {
+        samples,
+        seconds: scale * mean,
+        stderr: scale * (variance / count).sqrt(),
+        pairs: scale * pairs / count,
+    }
+}

@@ -1,0 +1,269 @@
+//! Command-line tests of the engine choice: `auto` picks the join engine for whole
+//! boards from n = 12 under full symmetry and the backtracking engine elsewhere; both
+//! give the published totals and fundamental counts, through plain counts, shards,
+//! checkpoints, estimates, verify and bench; what the join engine cannot serve is bad
+//! input naming the way out; a count that would not fit in memory is refused before it
+//! starts.
+
+mod common;
+
+use assert_cmd::Command;
+use common::published;
+use serde_json::Value;
+
+/// The `nqueens` binary of this crate.
+fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").expect("the nqueens binary is built")
+}
+
+/// Runs `nqueens args`, expects success, and parses its one line of JSON.
+fn json(args: &[&str]) -> Value {
+    let output = nqueens().args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{args:?}: {stderr}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Checks that `nqueens args` is bad input: status 2, one line on stderr containing
+/// every string of `names`, nothing on stdout.
+fn rejects(args: &[&str], names: &[&str]) {
+    let output = nqueens().args(args).output().unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(output.stdout.is_empty(), "{args:?}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
+    for name in names {
+        assert!(stderr.contains(name), "{args:?}: {stderr:?} lacks {name:?}");
+    }
+}
+
+#[test]
+fn auto_picks_the_join_engine_for_whole_boards_from_12() {
+    for (n, engine) in [(11, "backtrack"), (12, "join"), (14, "join")] {
+        let c = json(&["count", &n.to_string(), "--json"]);
+        assert_eq!(c["engine"], engine, "n = {n}: {c}");
+        assert_eq!(
+            c["total"].as_u64(),
+            u64::try_from(published(n).unwrap().total).ok()
+        );
+        if engine == "join" {
+            assert!(c["pairs"].as_u64().unwrap() > 0, "{c}");
+            assert!(
+                c.get("nodes").is_none() && c.get("split_depth").is_none(),
+                "{c}"
+            );
+            assert_eq!(c["symmetry"], "full");
+        } else {
+            assert!(c["nodes"].as_u64().unwrap() > 0, "{c}");
+            assert!(c.get("pairs").is_none(), "{c}");
+        }
+    }
+    // Options only the backtracking engine serves make auto pick it.
+    for extra in [
+        &["--symmetry", "mirror"][..],
+        &["--split-depth", "3"],
+        &["--place", "0:1"],
+        &["--kernel", "scalar", "--engine", "backtrack"],
+    ] {
+        let mut args = vec!["count", "12", "--json"];
+        args.extend_from_slice(extra);
+        assert_eq!(json(&args)["engine"], "backtrack", "{extra:?}");
+    }
+}
+
+#[test]
+fn both_engines_give_the_published_counts() {
+    for n in 4..=14 {
+        let p = published(n).unwrap();
+        for engine in ["join", "backtrack"] {
+            for threads in ["1", "2"] {
+                let c = json(&[
+                    "count",
+                    &n.to_string(),
+                    "--engine",
+                    engine,
+                    "--threads",
+                    threads,
+                    "--unique",
+                    "--json",
+                ]);
+                assert_eq!(c["engine"], engine);
+                let total = u128::from(c["total"].as_u64().unwrap());
+                let unique = u128::from(c["unique"].as_u64().unwrap());
+                assert_eq!((total, unique), (p.total, p.unique), "n = {n}, {engine}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_join_engine_refuses_what_it_cannot_serve() {
+    rejects(
+        &["count", "12", "--engine", "join", "--place", "0:1"],
+        &["whole boards", "--engine backtrack"],
+    );
+    rejects(
+        &["count", "12", "--engine", "join", "--symmetry", "none"],
+        &["full symmetry, not none", "--engine backtrack"],
+    );
+    rejects(
+        &["count", "12", "--engine", "join", "--split-depth", "2"],
+        &["no split depth", "--engine backtrack"],
+    );
+    rejects(
+        &["count", "3", "--engine", "join"],
+        &["from N = 4, not N = 3", "--engine backtrack"],
+    );
+    // Here the kernel itself may be missing; where it is not, the join engine lacks it.
+    rejects(
+        &["count", "12", "--engine", "join", "--kernel", "avx512"],
+        &["avx512 kernel", "--kernel auto"],
+    );
+    rejects(
+        &["count", "12", "--engine", "dlx"],
+        &["unknown engine 'dlx'", "auto, backtrack, join"],
+    );
+}
+
+#[test]
+fn a_count_that_does_not_fit_in_memory_is_refused_before_it_starts() {
+    // n = 28 needs hundreds of GiB with the join engine.
+    rejects(
+        &["count", "28", "--json"],
+        &["the join engine needs", "of memory for N = 28", "available"],
+    );
+    let e = json(&["estimate", "28", "--json"]);
+    assert_eq!(e["engine"], "join");
+    assert_eq!(e["fits"], false);
+    assert!(e.get("seconds").is_none(), "{e}");
+    assert!(e["memory_bytes"].as_u64().unwrap() > 100 << 30, "{e}");
+}
+
+#[test]
+fn join_shards_merge_to_the_total_and_the_fundamental_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for i in 0..3 {
+        let report = json(&[
+            "count",
+            "13",
+            "--unique",
+            "--shard",
+            &format!("{i}/3"),
+            "--json",
+        ]);
+        assert_eq!(report["engine"], "join");
+        let path = dir.path().join(format!("s{i}.json"));
+        std::fs::write(&path, format!("{report}\n")).unwrap();
+        files.push(path.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["merge", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let merged = json(&args);
+    let p = published(13).unwrap();
+    assert_eq!(merged["total"].as_u64(), u64::try_from(p.total).ok());
+    assert_eq!(merged["unique"].as_u64(), u64::try_from(p.unique).ok());
+    assert_eq!(merged["engine"], "join");
+    assert!(merged["pairs"].as_u64().unwrap() > 0);
+    // A backtracking shard does not belong to a join run.
+    let other = json(&[
+        "count",
+        "13",
+        "--engine",
+        "backtrack",
+        "--shard",
+        "0/3",
+        "--json",
+    ]);
+    let path = dir.path().join("other.json");
+    std::fs::write(&path, format!("{other}\n")).unwrap();
+    let output = nqueens()
+        .args(["merge", &files[1], &files[2], path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("engine"));
+}
+
+#[test]
+fn a_join_checkpoint_resumes_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n14.ckpt");
+    let path = path.to_str().unwrap();
+    let first = json(&["count", "14", "--checkpoint", path, "--json"]);
+    assert_eq!(first["engine"], "join");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.starts_with("nqueens-checkpoint format=1 n=14 engine=join units=1"));
+    // Keep the header and a third of the records, as if the run had been killed.
+    let lines: Vec<&str> = text.lines().collect();
+    let kept = lines[..=(lines.len() - 1) / 3].join("\n") + "\n";
+    std::fs::write(path, kept).unwrap();
+    let second = json(&["count", "14", "--checkpoint", path, "--json"]);
+    assert_eq!(second["total"], first["total"]);
+    assert_eq!(second["pairs"], first["pairs"]);
+    let resumed = second["resumed"].as_u64().unwrap();
+    let ran = second["ran"].as_u64().unwrap();
+    assert_eq!(resumed, ((lines.len() - 1) / 3) as u64);
+    assert_eq!(resumed + ran, first["tasks"].as_u64().unwrap());
+    // The same file under the other engine belongs to another run.
+    rejects(
+        &["count", "14", "--engine", "backtrack", "--checkpoint", path],
+        &["another run", "engine"],
+    );
+}
+
+#[test]
+fn estimate_verify_and_bench_name_the_engine() {
+    let e = json(&["estimate", "14", "--json"]);
+    assert_eq!(e["engine"], "join");
+    assert!(e["units_sampled"].as_u64().unwrap() >= 8, "{e}");
+    assert!(e["seconds"].as_f64().unwrap() > 0.0, "{e}");
+    assert!(e["memory_bytes"].as_u64().unwrap() > 0);
+    let e = json(&[
+        "estimate",
+        "14",
+        "--engine",
+        "backtrack",
+        "--probes",
+        "1000",
+        "--json",
+    ]);
+    assert_eq!(e["engine"], "backtrack");
+    assert!(e["nodes"].as_f64().unwrap() > 0.0, "{e}");
+
+    let v = json(&["verify", "--max", "13", "--engine", "join", "--json"]);
+    assert_eq!(v["ok"], true);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(
+        rows[3]["engine"], "backtrack",
+        "n = 3 is below the join engine"
+    );
+    assert_eq!(rows[13]["engine"], "join");
+
+    let output = nqueens()
+        .args([
+            "bench",
+            "--from",
+            "11",
+            "--to",
+            "12",
+            "--runs",
+            "2",
+            "--sample-time",
+            "0.001",
+            "--no-save",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let b: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let rows = b["rows"].as_array().unwrap();
+    assert_eq!(
+        (rows[0]["engine"].as_str(), rows[1]["engine"].as_str()),
+        (Some("backtrack"), Some("join"))
+    );
+    assert!(rows[1]["work"].as_u64().unwrap() > 0);
+}

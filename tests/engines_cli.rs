@@ -1,5 +1,6 @@
 //! Command-line tests of the engine choice: `auto` picks the join engine for whole
-//! boards from n = 12 under full symmetry and the backtracking engine elsewhere; both
+//! boards under full symmetry of even n >= 12 (and odd n >= 17) and the backtracking
+//! engine elsewhere; both
 //! give the published totals and fundamental counts, through plain counts, shards,
 //! checkpoints, estimates, verify and bench; what the join engine cannot serve is bad
 //! input naming the way out; a count that would not fit in memory is refused before it
@@ -41,7 +42,12 @@ fn rejects(args: &[&str], names: &[&str]) {
 
 #[test]
 fn auto_picks_the_join_engine_for_whole_boards_from_12() {
-    for (n, engine) in [(11, "backtrack"), (12, "join"), (14, "join")] {
+    for (n, engine) in [
+        (11, "backtrack"),
+        (12, "join"),
+        (13, "backtrack"),
+        (14, "join"),
+    ] {
         let c = json(&["count", &n.to_string(), "--json"]);
         assert_eq!(c["engine"], engine, "n = {n}: {c}");
         assert_eq!(
@@ -149,6 +155,8 @@ fn join_shards_merge_to_the_total_and_the_fundamental_count() {
         let report = json(&[
             "count",
             "13",
+            "--engine",
+            "join",
             "--unique",
             "--shard",
             &format!("{i}/3"),

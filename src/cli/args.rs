@@ -79,8 +79,8 @@ pub struct RunArgs {
     /// time), avx2 (8), or scalar (1). Every kernel gives the same counts and nodes.
     #[arg(long, value_name = "KERNEL", default_value = "auto", value_parser = kernel)]
     pub kernel: Kernel,
-    /// Counting engine: auto (join for whole boards from N = 12 under full symmetry,
-    /// backtrack otherwise), join (the half-board join: whole boards, full symmetry,
+    /// Counting engine: auto (join for whole boards under full symmetry of even N >= 12
+    /// and odd N >= 17, backtrack otherwise), join (the half-board join: whole boards, full symmetry,
     /// the fastest), or backtrack (the bitmask search: every option, node counts).
     /// Every engine gives the same counts.
     #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = engine)]

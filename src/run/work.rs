@@ -11,7 +11,7 @@ use crate::join::{JoinPlan, Vectors};
 use crate::model::placement::Placement;
 use crate::plan::TaskList;
 use crate::run::count::Options;
-use crate::run::engine::{Engine, JOIN_FROM};
+use crate::run::engine::{join_is_faster, Engine};
 use crate::run::identity::RunIdentity;
 use crate::run::tasks::{run_task, TaskResult};
 use crate::search::kernel::{Kernel, Resolved};
@@ -161,9 +161,9 @@ pub(crate) enum Chosen {
 }
 
 /// The engine that runs a count of the completions of `placement` under `options`:
-/// the requested one, or for `auto` the join engine where it serves the options from
-/// [`JOIN_FROM`] up, the backtracking one elsewhere. (Memory is checked when the work
-/// is built.)
+/// the requested one, or for `auto` the join engine where it serves the options and
+/// is the faster one ([`join_is_faster`]), the backtracking one elsewhere. (Memory is
+/// checked when the work is built.)
 ///
 /// # Errors
 /// [`Error::EngineUnsuited`] when the join engine is requested for options it cannot
@@ -180,7 +180,7 @@ pub(crate) fn choose(placement: &Placement, options: &Options) -> Result<Chosen,
             None => Ok(Chosen::Join(join_vectors(options.kernel)?)),
         },
         Engine::Auto => {
-            if n >= JOIN_FROM && unsuited_for_join(placement, options).is_none() {
+            if join_is_faster(n) && unsuited_for_join(placement, options).is_none() {
                 Ok(Chosen::Join(join_vectors(options.kernel)?))
             } else {
                 Ok(Chosen::Backtrack)

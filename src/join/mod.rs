@@ -22,8 +22,9 @@
 //! join pattern), [`quadrants`], [`halves`], [`pairs`], [`weights`], [`units`],
 //! [`memory`], [`vectors`].
 //!
-//! This layer uses only the processor-feature tokens ([`crate::cpu`]); nothing of
-//! `plan`, `run`, `search` or `solutions`.
+//! This layer may use the board model, `limits`, `error` and the processor-feature
+//! tokens ([`crate::cpu`]); it uses the tokens and `limits`, and nothing of `plan`,
+//! `run`, `search`, `solutions` or `symmetry` (its own symmetry weights differ).
 
 pub(crate) mod bits;
 pub(crate) mod halves;
@@ -41,6 +42,8 @@ pub use vectors::Vectors;
 /// The smallest board size the join counts (smaller boards are left to backtracking).
 pub const MIN_N: usize = 4;
 
-/// The largest board size the join counts: a join pattern (the diagonals both halves
-/// reach) must fit in 62 bits.
-pub const MAX_N: usize = 32;
+/// The largest board size the join counts: the crate's largest, where a join pattern
+/// (the diagonals both halves reach, `2(n - 1)` bits) takes the 62 bits it may.
+pub const MAX_N: usize = crate::limits::MAX_N;
+
+const _: () = assert!(2 * (MAX_N - 1) <= 62, "a join pattern must fit in 62 bits");

@@ -17,6 +17,10 @@ pub(crate) struct UnitScratch {
     stored: Vec<u64>,
     /// The pair counter's buffers.
     pairs: PairScratch,
+    /// The longest half-board list generated with these buffers (for the memory
+    /// model's tests).
+    #[cfg(test)]
+    pub(crate) longest_list: usize,
 }
 
 /// Computes unit `kind` from the shared tables.
@@ -54,18 +58,13 @@ fn east_spec(tables: &Tables, shape: &StartShape, east_rows: u64) -> HalfSpec {
     }
 }
 
-/// The number of half-boards of a list. A list holds at most `h!` half-boards (one
-/// queen per row and column of an `h x h` choice), below `2^45` for `h <= 16`, and a
-/// unit generates at most `h + 1` lists: every sum of these stays far below `2^64`.
-fn list_len(boards: &HalfBoards) -> u64 {
-    boards.as_slice().len() as u64
-}
-
-/// Adds `more` half-boards to `outcome` (a sum below `2^50`, see [`list_len`]).
-fn add_half_boards(outcome: &mut UnitOutcome, more: u64) {
+/// Adds the half-boards of `list` to `outcome`. A list holds at most `h!` half-boards
+/// (one queen per row and column of an `h x h` choice), below `2^45` for `h <= 16`, and
+/// a unit generates at most `h + 1` lists: the sum stays below `2^50`.
+fn add_half_boards(outcome: &mut UnitOutcome, list: &HalfBoards) {
     outcome.half_boards = outcome
         .half_boards
-        .checked_add(more)
+        .checked_add(list.as_slice().len() as u64)
         .expect("at most h + 1 lists of at most h! < 2^45 half-boards");
 }
 
@@ -114,7 +113,9 @@ fn run_rows(
         &east,
         &mut scratch.east,
     );
-    add_half_boards(&mut outcome, list_len(&scratch.east));
+    add_half_boards(&mut outcome, &scratch.east);
+    #[cfg(test)]
+    note_longest(scratch);
     if scratch.east.as_slice().is_empty() {
         return outcome;
     }
@@ -157,7 +158,9 @@ fn run_rows(
         &west,
         &mut scratch.west,
     );
-    add_half_boards(&mut outcome, list_len(&scratch.west));
+    add_half_boards(&mut outcome, &scratch.west);
+    #[cfg(test)]
+    note_longest(scratch);
     add_pairs(
         tables,
         scratch.east.as_slice(),
@@ -201,7 +204,9 @@ fn run_arms_row(
         &west,
         &mut scratch.west,
     );
-    add_half_boards(&mut outcome, list_len(&scratch.west));
+    add_half_boards(&mut outcome, &scratch.west);
+    #[cfg(test)]
+    note_longest(scratch);
     if scratch.west.as_slice().is_empty() {
         return outcome;
     }
@@ -217,7 +222,9 @@ fn run_arms_row(
             &east,
             &mut scratch.east,
         );
-        add_half_boards(&mut outcome, list_len(&scratch.east));
+        add_half_boards(&mut outcome, &scratch.east);
+        #[cfg(test)]
+        note_longest(scratch);
         if scratch.east.as_slice().is_empty() {
             continue;
         }
@@ -241,4 +248,15 @@ fn run_arms_row(
         );
     }
     outcome
+}
+
+/// Records the longer of the current lists in `scratch.longest_list`.
+#[cfg(test)]
+fn note_longest(scratch: &mut UnitScratch) {
+    let now = scratch
+        .east
+        .as_slice()
+        .len()
+        .max(scratch.west.as_slice().len());
+    scratch.longest_list = scratch.longest_list.max(now);
 }

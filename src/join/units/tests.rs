@@ -3,9 +3,11 @@
 //! the long-diagonal weights. The portable vector code runs here; `tests/join.rs`
 //! checks that every vector path gives each unit the same outcome.
 
+use super::compute::{self, UnitScratch};
 use super::list::UnitKind;
 use super::JoinPlan;
 use crate::join::layout::Layout;
+use crate::join::memory::longest_list_bound;
 use crate::join::vectors::Vectors;
 use crate::join::weights::{west_weight, Start, StartShape};
 
@@ -146,4 +148,27 @@ fn descriptions_name_the_rows() {
         last.starts_with("middle-column queen in row 8, west rows "),
         "{last}"
     );
+}
+
+#[test]
+fn the_memory_model_bounds_every_list() {
+    for n in 8..=16 {
+        let plan = JoinPlan::new(n, Vectors::best());
+        let mut scratch = UnitScratch::default();
+        for index in 0..plan.len() {
+            compute::run(&plan.tables, plan.units.unit(index), &mut scratch);
+        }
+        let bound = longest_list_bound(u32::try_from(n).unwrap());
+        let longest = scratch.longest_list as u64;
+        assert!(
+            longest <= bound,
+            "n = {n}: a list of {longest}, bound {bound}"
+        );
+    }
+}
+
+#[test]
+fn plans_are_shared_between_threads() {
+    fn shared<T: Send + Sync>() {}
+    shared::<JoinPlan>();
 }

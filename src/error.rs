@@ -29,10 +29,11 @@ pub enum Error {
         /// What it cannot do.
         reason: Unsuited,
     },
-    /// The count would need more memory than this machine has available (checked
-    /// before anything is allocated).
+    /// The count would need more memory than is available to it: the machine's free
+    /// memory, or less if the job's control group (Slurm, Kubernetes, Docker) limits it
+    /// (checked before anything is allocated).
     #[error(
-        "the {engine} engine needs {} of memory for N = {n}, and this machine has {} available",
+        "the {engine} engine needs {} of memory for N = {n}, and {} is available here (free memory, or the job's memory limit)",
         human_bytes(*needed),
         human_bytes(*available)
     )]

@@ -64,9 +64,10 @@ fn summary(e: &Estimate) -> String {
         (None, Some(units)) => format!(", {units} units timed (seed {})", e.seed),
         (None, None) => String::new(),
     };
+    let tasks = e.tasks.map_or(String::new(), |t| format!(", {t} tasks"));
     let mut lines = vec![format!(
-        "n = {}, {} engine, symmetry {}{depth}, {} tasks{sampled}",
-        e.n, e.engine, e.symmetry, e.tasks
+        "n = {}, {} engine, symmetry {}{depth}{tasks}{sampled}",
+        e.n, e.engine, e.symmetry
     )];
     if let (Some(nodes), Some(stderr), Some(low), Some(high)) =
         (e.nodes, e.nodes_stderr, e.nodes_low, e.nodes_high)
@@ -107,7 +108,7 @@ fn summary(e: &Estimate) -> String {
             ));
         }
         _ => lines.push(format!(
-            "time:    not estimated: the {} engine needs more memory than this machine has",
+            "time:    not estimated: the {} engine needs more memory than is available here",
             e.engine
         )),
     }

@@ -1,14 +1,21 @@
-//! Memory before a run: what the join engine will need, what this machine has, and a
+//! Memory before a run: what the join engine will need, what is available to it, and a
 //! refusal before anything is allocated when the first exceeds the second.
 
 use crate::error::Error;
+use crate::run::cgroup;
 use crate::run::engine::Engine;
 
-/// The memory this machine can give a new run without swapping: `MemAvailable` from
-/// `/proc/meminfo` (Linux), or `None` where the system does not tell.
+/// The memory a new run can have without swapping or being killed: `MemAvailable` from
+/// `/proc/meminfo` (Linux), or less when this process's control group has a memory limit
+/// with less room left ([`cgroup`]); `None` where the system tells neither.
 pub(crate) fn available_bytes() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    parse_mem_available(&text)
+    let machine = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| parse_mem_available(&text));
+    match (machine, cgroup::headroom_bytes()) {
+        (Some(machine), Some(group)) => Some(machine.min(group)),
+        (machine, group) => machine.or(group),
+    }
 }
 
 /// The `MemAvailable` line of a `/proc/meminfo` text, in bytes.
@@ -41,7 +48,8 @@ pub(crate) fn join_peak_bytes(n: usize, threads: usize) -> u64 {
 }
 
 /// Refuses a join count of size `n` on `threads` workers that would need more memory
-/// than this machine has available. Where the system does not tell, the run goes on.
+/// than is available to it ([`available_bytes`]). Where the system does not tell, the
+/// run goes on.
 ///
 /// # Errors
 /// [`Error::Memory`] with both figures.

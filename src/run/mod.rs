@@ -3,7 +3,8 @@
 //!
 //! - [`engine`] and [`work`]: the counting engines (backtracking, half-board join), the
 //!   choice between them, and the units each one's work is split into; [`memory`]:
-//!   the memory a run needs, checked before it starts;
+//!   the memory a run needs, checked before it starts against what the machine, or the
+//!   job's control group ([`cgroup`]), has available;
 //! - [`tasks`]: the one task loop (with a [`stop`]) and its checked sums;
 //! - [`count`]: [`Options`](count::Options), [`Count`](count::Count) and the plain
 //!   count;
@@ -19,6 +20,7 @@
 //! kernels of [`crate::search`], and [`crate::join`]), the symmetry layer (fundamental
 //! counts) and the board model.
 
+pub(crate) mod cgroup;
 pub(crate) mod checkpoint;
 pub(crate) mod count;
 #[cfg(feature = "mpi")]

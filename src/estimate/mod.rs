@@ -49,8 +49,10 @@ pub struct Estimate {
     /// Rows fixed to form tasks (the backtracking engine).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub split_depth: Option<usize>,
-    /// The number of tasks (the join engine's units).
-    pub tasks: usize,
+    /// The number of tasks (the join engine's units); absent when the join engine's
+    /// tables would not fit in memory, so were not built.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<usize>,
     /// The backtracking engine: probes drawn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub probes: Option<u64>,
@@ -90,7 +92,8 @@ pub struct Estimate {
     pub threads: usize,
     /// The predicted peak memory of the count, in bytes (an upper bound).
     pub memory_bytes: u64,
-    /// The memory this machine has available, in bytes, where the system tells.
+    /// The memory available to the count, in bytes (the machine's free memory, or the
+    /// job's control-group limit when less), where the system tells.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_available: Option<u64>,
     /// Whether the count fits in the available memory (it is refused if not).
@@ -180,7 +183,7 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
         symmetry: options.symmetry,
         kernel,
         split_depth: None,
-        tasks: 0,
+        tasks: None,
         probes: None,
         units_sampled: None,
         seed,
@@ -210,7 +213,7 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
             let nodes = pool.install(|| probes::estimate_nodes(&list, probes, seed));
             let rate = probes::calibrate(n, options.symmetry, kernel)?;
             e.split_depth = Some(list.split_depth);
-            e.tasks = list.len();
+            e.tasks = Some(list.len());
             e.probes = Some(probes);
             e.nodes = Some(nodes.nodes);
             e.nodes_stderr = Some(nodes.stderr);
@@ -237,7 +240,7 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
                 let plan = JoinPlan::new(n, vectors);
                 let setup = start.elapsed().as_secs_f64();
                 let sample = units::sample_units(&plan, seed);
-                e.tasks = plan.len();
+                e.tasks = Some(plan.len());
                 e.units_sampled = Some(sample.samples);
                 e.pairs = Some(sample.pairs);
                 e.setup_seconds = Some(setup);

@@ -275,3 +275,38 @@ fn estimate_verify_and_bench_name_the_engine() {
     );
     assert!(rows[1]["work"].as_u64().unwrap() > 0);
 }
+
+#[test]
+fn a_checkpoint_of_the_other_engine_says_which_engine_resumes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("n12.ckpt");
+    let path = path.to_str().unwrap();
+    // Made by the backtracking engine (as by a version before the join engine).
+    let first = json(&[
+        "count",
+        "12",
+        "--engine",
+        "backtrack",
+        "--checkpoint",
+        path,
+        "--json",
+    ]);
+    rejects(
+        &["count", "12", "--checkpoint", path],
+        &[
+            "engine is 'join' here but 'backtrack' in the file",
+            "resume it with the backtrack engine",
+        ],
+    );
+    let again = json(&[
+        "count",
+        "12",
+        "--engine",
+        "backtrack",
+        "--checkpoint",
+        path,
+        "--json",
+    ]);
+    assert_eq!(again["total"], first["total"]);
+    assert_eq!(again["resumed"], first["tasks"]);
+}

@@ -236,14 +236,17 @@ mod tests {
     use crate::run::identity::RunIdentity;
     use crate::symmetry::Symmetry;
 
-    const TASKS: usize = 12;
+    /// The tasks of the test run.
+    pub(super) const TASKS: usize = 12;
 
-    fn id() -> RunId {
+    /// The identity of the test run (n = 8, mirror, split depth 2).
+    pub(super) fn id() -> RunId {
         let list = TaskList::build(8, Symmetry::Mirror, Some(2)).unwrap();
         RunIdentity::of(&list, "").fields().with("shard", "all")
     }
 
-    fn result(index: usize) -> TaskResult {
+    /// A task result whose fields follow from its index.
+    pub(super) fn result(index: usize) -> TaskResult {
         TaskResult {
             index,
             weighted: 2 * index as u128,

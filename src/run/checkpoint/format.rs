@@ -40,8 +40,14 @@ pub(crate) fn parse(bytes: &[u8], id: &RunId, tasks: usize) -> Result<Parsed, St
         "is not an nqueens checkpoint (refusing to use or overwrite it)".to_string()
     })?;
     if let Some(diff) = id.difference(&found) {
+        let advice = match (diff.key.as_str(), &diff.other) {
+            ("engine", Some(engine)) => {
+                format!("resume it with the {engine} engine, or use another file for this run")
+            }
+            _ => "use another file for this run".to_string(),
+        };
         return Err(format!(
-            "belongs to another run ({}): use another file for this run",
+            "belongs to another run ({}): {advice}",
             diff.describe("here", "in the file")
         ));
     }
@@ -103,24 +109,7 @@ fn parse_record(line: &str) -> Option<TaskResult> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::TaskList;
-    use crate::run::identity::RunIdentity;
-    use crate::symmetry::Symmetry;
-
-    const TASKS: usize = 12;
-
-    fn id() -> RunId {
-        let list = TaskList::build(8, Symmetry::Mirror, Some(2)).unwrap();
-        RunIdentity::of(&list, "").fields().with("shard", "all")
-    }
-
-    fn result(index: usize) -> TaskResult {
-        TaskResult {
-            index,
-            weighted: 2 * index as u128,
-            work: 100 + index as u128,
-        }
-    }
+    use crate::run::checkpoint::tests::{id, result, TASKS};
 
     #[test]
     fn records_round_trip() {

@@ -58,14 +58,46 @@ fn east_spec(tables: &Tables, shape: &StartShape, east_rows: u64) -> HalfSpec {
     }
 }
 
-/// Adds the half-boards of `list` to `outcome`. A list holds at most `h!` half-boards
-/// (one queen per row and column of an `h x h` choice), below `2^45` for `h <= 16`, and
-/// a unit generates at most `h + 1` lists: the sum stays below `2^50`.
-fn add_half_boards(outcome: &mut UnitOutcome, list: &HalfBoards) {
+/// Which of a unit's two half-board lists a half is generated into.
+#[derive(Clone, Copy)]
+enum Side {
+    East,
+    West,
+}
+
+/// Generates the half-boards of `spec` into the `side` list of `scratch` (replacing
+/// what it held), adds them to `outcome`, and tells whether there are any.
+///
+/// A list holds at most `h!` half-boards (one queen per row and column of an `h x h`
+/// choice), below `2^45` for `h <= 16`, and a unit generates at most `h + 1` lists: the
+/// sum stays below `2^50`.
+fn fill_half(
+    tables: &Tables,
+    spec: &HalfSpec,
+    side: Side,
+    scratch: &mut UnitScratch,
+    outcome: &mut UnitOutcome,
+) -> bool {
+    let list = match side {
+        Side::East => &mut scratch.east,
+        Side::West => &mut scratch.west,
+    };
+    list.clear();
+    generate(
+        tables.vectors,
+        &tables.layout,
+        &tables.quadrants,
+        spec,
+        list,
+    );
+    let len = list.as_slice().len();
     outcome.half_boards = outcome
         .half_boards
-        .checked_add(list.as_slice().len() as u64)
+        .checked_add(len as u64)
         .expect("at most h + 1 lists of at most h! < 2^45 half-boards");
+    #[cfg(test)]
+    note_longest(scratch);
+    len > 0
 }
 
 /// Counts the pairs of `stored` (east) and `items` (tagged west) into `outcome`. Its
@@ -104,19 +136,8 @@ fn run_rows(
     let diagonal_symmetry = shape.uses_diagonal_symmetry();
 
     let mut outcome = UnitOutcome::default();
-    scratch.east.clear();
     let east = east_spec(tables, &shape, east_rows);
-    generate(
-        tables.vectors,
-        layout,
-        &tables.quadrants,
-        &east,
-        &mut scratch.east,
-    );
-    add_half_boards(&mut outcome, &scratch.east);
-    #[cfg(test)]
-    note_longest(scratch);
-    if scratch.east.as_slice().is_empty() {
+    if !fill_half(tables, &east, Side::East, scratch, &mut outcome) {
         return outcome;
     }
 
@@ -150,17 +171,7 @@ fn run_rows(
         tags,
         keep,
     };
-    scratch.west.clear();
-    generate(
-        tables.vectors,
-        layout,
-        &tables.quadrants,
-        &west,
-        &mut scratch.west,
-    );
-    add_half_boards(&mut outcome, &scratch.west);
-    #[cfg(test)]
-    note_longest(scratch);
+    fill_half(tables, &west, Side::West, scratch, &mut outcome);
     add_pairs(
         tables,
         scratch.east.as_slice(),
@@ -196,36 +207,14 @@ fn run_arms_row(
         keep: [true; 4],
     };
     let mut outcome = UnitOutcome::default();
-    scratch.west.clear();
-    generate(
-        tables.vectors,
-        layout,
-        &tables.quadrants,
-        &west,
-        &mut scratch.west,
-    );
-    add_half_boards(&mut outcome, &scratch.west);
-    #[cfg(test)]
-    note_longest(scratch);
-    if scratch.west.as_slice().is_empty() {
+    if !fill_half(tables, &west, Side::West, scratch, &mut outcome) {
         return outcome;
     }
     for col in h + 1..row {
         let shape = StartShape::new(layout, Start::Arms { col, row });
         let east_rows = shape.free_rows & !west_rows;
-        scratch.east.clear();
         let east = east_spec(tables, &shape, east_rows);
-        generate(
-            tables.vectors,
-            layout,
-            &tables.quadrants,
-            &east,
-            &mut scratch.east,
-        );
-        add_half_boards(&mut outcome, &scratch.east);
-        #[cfg(test)]
-        note_longest(scratch);
-        if scratch.east.as_slice().is_empty() {
+        if !fill_half(tables, &east, Side::East, scratch, &mut outcome) {
             continue;
         }
         // A west half-board on a diagonal of the (h, col) queen must not count: those

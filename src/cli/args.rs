@@ -75,8 +75,9 @@ pub struct RunArgs {
     /// Rows fixed to form tasks, from 1 to N [default: enough for thousands of tasks].
     #[arg(long, value_name = "D", value_parser = split_depth, allow_negative_numbers = true)]
     pub split_depth: Option<i64>,
-    /// Search kernel: auto (the fastest this processor runs), avx512 (16 nodes at a
-    /// time), avx2 (8), or scalar (1). Every kernel gives the same counts and nodes.
+    /// Inner loop: auto (the fastest this processor runs), avx512 (16 nodes at a
+    /// time), avx2 (8), or scalar (1); the join engine runs its AVX2 code for avx2 and
+    /// avx512, its portable code for scalar. Every kernel gives the same counts.
     #[arg(long, value_name = "KERNEL", default_value = "auto", value_parser = kernel)]
     pub kernel: Kernel,
     /// Counting engine: auto (join for whole boards under full symmetry of even N >= 12

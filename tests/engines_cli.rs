@@ -175,6 +175,12 @@ fn join_shards_merge_to_the_total_and_the_fundamental_count() {
     assert_eq!(merged["unique"].as_u64(), u64::try_from(p.unique).ok());
     assert_eq!(merged["engine"], "join");
     assert!(merged["pairs"].as_u64().unwrap() > 0);
+    // The shards' seconds add up without float noise (at most 9 decimals).
+    let seconds = merged["shard_seconds"].to_string();
+    assert!(
+        seconds.split('.').nth(1).is_none_or(|d| d.len() <= 9),
+        "{seconds}"
+    );
     // A backtracking shard does not belong to a join run.
     let other = json(&[
         "count",

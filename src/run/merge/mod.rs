@@ -53,7 +53,8 @@ pub struct Merged {
     pub placements: String,
     /// The number of shards merged.
     pub shards: usize,
-    /// The shards' wall-clock seconds added up.
+    /// The shards' wall-clock seconds added up (written rounded to the nanosecond).
+    #[serde(serialize_with = "crate::seconds::serialize")]
     pub shard_seconds: f64,
     /// The reports merged without a seal (allowed by [`MergeOptions::allow_unsealed`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]

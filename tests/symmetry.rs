@@ -42,8 +42,16 @@ fn totals_and_fundamental_counts_up_to_14() {
 fn totals_and_fundamental_counts_for_15_and_16() {
     for n in [15, 16] {
         let p = published(n).unwrap();
-        let c = count(n, &full(2, None)).unwrap();
-        assert_eq!((c.total, c.unique), (p.total, Some(p.unique)), "n = {n}");
+        for engine in [nqueens::Engine::Backtrack, nqueens::Engine::Join] {
+            let options = Options {
+                engine,
+                ..full(2, None)
+            };
+            let c = count(n, &options).unwrap();
+            assert_eq!(c.engine, engine);
+            let found = (c.total, c.unique);
+            assert_eq!(found, (p.total, Some(p.unique)), "n = {n}, {engine}");
+        }
     }
 }
 

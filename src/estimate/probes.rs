@@ -18,6 +18,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::error::Error;
+use crate::estimate::mean_and_stderr;
 use crate::estimate::rng::SplitMix64;
 use crate::plan::TaskList;
 use crate::run::count::{count, Options};
@@ -70,17 +71,11 @@ pub(crate) fn estimate_nodes(list: &TaskList, probes: u64, seed: u64) -> NodeEst
         })
         .collect();
     let (sum, squares) = sums.iter().fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
-    let count = probes as f64;
-    let mean = sum / count;
-    let variance = if probes > 1 {
-        ((squares - count * mean * mean) / (count - 1.0)).max(0.0)
-    } else {
-        0.0
-    };
+    let (mean, stderr) = mean_and_stderr(sum, squares, probes);
     let tasks = list.len() as f64;
     NodeEstimate {
         nodes: setup + tasks * mean,
-        stderr: tasks * (variance / count).sqrt(),
+        stderr: tasks * stderr,
     }
 }
 

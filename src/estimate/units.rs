@@ -10,6 +10,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::estimate::mean_and_stderr;
 use crate::estimate::rng::SplitMix64;
 use crate::join::JoinPlan;
 
@@ -61,18 +62,12 @@ pub(crate) fn sample_units(plan: &JoinPlan, seed: u64) -> UnitSample {
         pairs += outcome.pairs as f64;
         samples += 1;
     }
-    let count = samples as f64;
-    let mean = sum / count;
-    let variance = if samples > 1 {
-        ((squares - count * mean * mean) / (count - 1.0)).max(0.0)
-    } else {
-        0.0
-    };
+    let (mean, stderr) = mean_and_stderr(sum, squares, samples);
     let scale = units as f64;
     UnitSample {
         samples,
         seconds: scale * mean,
-        stderr: scale * (variance / count).sqrt(),
-        pairs: scale * pairs / count,
+        stderr: scale * stderr,
+        pairs: scale * pairs / samples as f64,
     }
 }

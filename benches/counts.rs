@@ -15,7 +15,7 @@ use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
 use nqueens::limits::resolve_threads;
-use nqueens::{count, Engine, Options, Symmetry};
+use nqueens::{count, EngineChoice, Options, Symmetry};
 
 #[path = "../src/cli/report/published.rs"]
 #[allow(dead_code, unused_imports)]
@@ -35,8 +35,8 @@ fn counts(c: &mut Criterion) {
     }
     let modes = Symmetry::ALL
         .into_iter()
-        .map(|symmetry| (Engine::Backtrack, symmetry, symmetry.name()))
-        .chain([(Engine::Join, Symmetry::Full, "join")]);
+        .map(|symmetry| (EngineChoice::Backtrack, symmetry, symmetry.name()))
+        .chain([(EngineChoice::Join, Symmetry::Full, "join")]);
     for (engine, symmetry, name) in modes {
         let mut group = c.benchmark_group(format!("count/{name}"));
         group
@@ -58,10 +58,7 @@ fn counts(c: &mut Criterion) {
                 // Ten flat samples of the slow counts take about ten counts' time.
                 let target = Duration::from_secs_f64(first.seconds * 12.0).max(MEASUREMENT);
                 group.measurement_time(target);
-                let work = first
-                    .nodes
-                    .or(first.pairs)
-                    .expect("every engine reports its work");
+                let work = first.work.amount();
                 group.throughput(Throughput::Elements(
                     u64::try_from(work).expect("small boards"),
                 ));

@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use nqueens::internals::{Constraints, Frontier};
+use nqueens::internals::{Constraints, Frontier, Resolved};
 use nqueens::Kernel;
 
 #[path = "../src/cli/report/published.rs"]
@@ -25,7 +25,7 @@ use published_table::published;
 /// Whole-board searches for n = 10..=13 with each kernel this processor runs.
 fn kernels(c: &mut Criterion) {
     for kernel in [Kernel::Scalar, Kernel::Avx2, Kernel::Avx512] {
-        let resolved = match kernel.resolve() {
+        let resolved = match Resolved::of(kernel) {
             Ok(resolved) => resolved,
             Err(unsupported) => {
                 eprintln!("skipping kernel/{kernel}: {unsupported}");

@@ -1,31 +1,34 @@
 //! A bare driver of the half-board join engine, for timing it against other builds
-//! (not part of the command line): `join_count N [THREADS] [scalar|avx2]` prints the
-//! total, the units, the pair evaluations, the vector code and the seconds.
+//! (not part of the command line): `join_count N [THREADS] [KERNEL]` prints the
+//! total, the units, the pair evaluations, the processor level and the seconds.
 
 use std::time::Instant;
 
-use nqueens::internals::{JoinPlan, Vectors, JOIN_MAX_N, JOIN_MIN_N};
+use nqueens::internals::{JoinPlan, JOIN_MAX_N, JOIN_MIN_N};
+use nqueens::Kernel;
 use rayon::prelude::*;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(0);
     if !(JOIN_MIN_N..=JOIN_MAX_N).contains(&n) {
-        eprintln!("usage: join_count N [THREADS] [scalar|avx2], N in {JOIN_MIN_N}..={JOIN_MAX_N}");
+        eprintln!("usage: join_count N [THREADS] [auto|scalar|avx2|avx512], N in {JOIN_MIN_N}..={JOIN_MAX_N}");
         std::process::exit(2);
     }
     let threads: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1);
-    let vectors = match args.get(2).map(String::as_str) {
-        Some("scalar") => Vectors::Portable,
-        Some("avx2") => Vectors::avx2().expect("this processor lacks AVX2, BMI2 or POPCNT"),
-        _ => Vectors::best(),
+    let kernel: Kernel = match args.get(2) {
+        Some(name) => name
+            .parse()
+            .expect("a kernel: auto, scalar, avx2 or avx512"),
+        None => Kernel::Auto,
     };
+    let level = kernel.level().expect("a kernel this processor runs");
     let start = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("a thread pool");
-    let plan = JoinPlan::new(n, vectors);
+    let plan = JoinPlan::new(n, level);
     let (total, pairs) = pool.install(|| {
         (0..plan.len())
             .into_par_iter()
@@ -43,6 +46,6 @@ fn main() {
     println!("total {total}");
     println!("units {}", plan.len());
     println!("pairs {pairs}");
-    println!("vectors {}", vectors.name());
+    println!("level {level:?}");
     println!("seconds {:.3}", start.elapsed().as_secs_f64());
 }

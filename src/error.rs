@@ -22,7 +22,7 @@ pub enum Error {
         needs: &'static str,
     },
     /// The requested engine cannot count with these options.
-    #[error("{reason}")]
+    #[error("the {engine} engine {reason}")]
     EngineUnsuited {
         /// The engine's name.
         engine: &'static str,
@@ -137,29 +137,27 @@ pub enum Error {
     },
 }
 
-/// Why the join engine cannot count with the options given.
+/// Why an engine cannot count with the options given (said of the engine, which
+/// [`Error::EngineUnsuited`] names: "the join engine " + this).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 pub enum Unsuited {
     /// It counts whole boards, not the completions of placed queens.
-    #[error("the join engine counts whole boards, not the completions of placed queens")]
+    #[error("counts whole boards, not the completions of placed queens")]
     Placement,
     /// It uses full symmetry only (the mode asked for is named).
-    #[error("the join engine uses full symmetry, not {0}")]
+    #[error("uses full symmetry, not {0}")]
     Symmetry(&'static str),
     /// Its work units are fixed: there is no split depth to choose.
-    #[error("the join engine has no split depth: its work units are fixed")]
+    #[error("has no split depth: its work units are fixed")]
     SplitDepth,
     /// The board is smaller than it handles.
-    #[error("the join engine counts boards from N = {min}, not N = {n}")]
+    #[error("counts boards from N = {min}, not N = {n}")]
     BoardSize {
         /// The board size.
         n: usize,
         /// The smallest it handles.
         min: usize,
     },
-    /// It has no such kernel (named).
-    #[error("the join engine has no {0} kernel")]
-    Kernel(&'static str),
 }
 
 /// A byte count in the largest fitting binary unit, e.g. `1.5 GiB`.

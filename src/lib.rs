@@ -11,7 +11,8 @@
 //!
 //! - **Counts**: [`count()`] and [`count_within()`] (the completions of a
 //!   [`Placement`]) with [`Options`] (threads, [`Symmetry`] reduction, task split,
-//!   [`Kernel`], fundamental counts), giving a [`Count`].
+//!   [`Kernel`], [`EngineChoice`], fundamental counts), giving a [`Count`] with its
+//!   [`Engine`] and [`Work`].
 //! - **Solutions**: [`Solutions`] iterates over the [`Board`]s in lexicographic order;
 //!   [`write_solutions`] writes them in a [`Format`] from a parallel search, in the same
 //!   order.
@@ -20,25 +21,34 @@
 //!   [`Observer`] and stops early when a [`Stop`] is requested; [`merge`] checks and
 //!   sums a complete set of sealed [`ShardReport`]s. With the `mpi` feature,
 //!   `count_distributed` spreads a count over MPI ranks.
-//! - **Estimates**: [`estimate()`] predicts a count's size and time (Knuth's probes).
+//! - **Estimates**: [`estimate()`] predicts a count's size, time and memory (Knuth's
+//!   probes for the backtracking engine, a timed sample of units for the join engine).
 //!
 //! Every fallible call returns an [`Error`] that carries the rejected value and its
 //! accepted range as data.
 //!
 //! ## Inside
 //!
-//! The search is split on its first rows into independent weighted tasks (`plan`), run
-//! by a rayon pool (`run`), each finished by a bitmask kernel (`search`: scalar, or AVX2
-//! and AVX-512 chosen at run time); the per-task counts are reduced to an exact `u128`
-//! total. Symmetry reduction (`symmetry`) searches only part of the tree and weights
-//! what it finds; fundamental counts follow by Burnside's lemma. The layers, lowest
-//! first: `model` (boards, placements, formats), `symmetry`, `search`, `plan`, `run`,
-//! then `solutions` and `estimate`; each uses only the layers below it.
+//! A count asks the engine layer (`engine`) for a plan: a deterministic list of
+//! independent units from one of two engines, the bitmask backtracking search
+//! (`backtrack`: task list, scalar/AVX2/AVX-512 kernels) or the half-board join (`join`).
+//! The run layer (`run`) runs the units on a rayon pool through one task loop, with
+//! checkpoints, shards and MPI, and sums them exactly in `u128`. The processor level
+//! (`cpu`) is detected once per run from the [`Kernel`] choice; each engine runs its best
+//! path at or below it. Symmetry reduction (`symmetry`) and fundamental counts by
+//! Burnside's lemma sit beside them. The layers, lowest first: `build_info`, `limits`,
+//! `cpu`, `model`, `pool`, `sampling`, `symmetry`; the engines `backtrack` and `join`
+//! (siblings); `engine`; `run`; then `entry`, `solutions` and `estimate`. Each uses only
+//! the layers below it.
 
 #![deny(missing_docs, unreachable_pub)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod backtrack;
+mod build_info;
 mod cpu;
+mod engine;
+mod entry;
 mod error;
 mod estimate;
 mod join;
@@ -47,9 +57,9 @@ mod model;
 #[doc(hidden)]
 pub mod naive;
 mod names;
-mod plan;
+mod pool;
 mod run;
-mod search;
+mod sampling;
 mod seconds;
 mod solutions;
 mod symmetry;
@@ -60,6 +70,10 @@ mod symmetry;
 #[path = "cli/report/published.rs"]
 mod published;
 
+pub use build_info::{COMMIT, VERSION};
+pub use cpu::Kernel;
+pub use engine::{Engine, EngineChoice, TaskResult, Work};
+pub use entry::{count, count_within, run_long, MEASURED_FUNCTION};
 pub use error::{Error, Unsuited};
 pub use estimate::{estimate, Estimate};
 pub use limits::MAX_N;
@@ -67,44 +81,34 @@ pub use model::board::{Board, BoardError};
 pub use model::format::Format;
 pub use model::placement::{Placement, PlacementError};
 pub use names::UnknownName;
-pub use run::count::{count, count_within, Count, Options};
+pub use run::count::options::Options;
+pub use run::count::result::Count;
+pub use run::count::stop::Stop;
+pub use run::long::longrun::{LongRun, LongRunOptions};
+pub use run::long::merge::{merge, read_shard_reports, MergeOptions, Merged};
+pub use run::long::resumable::{Observer, Started};
+pub use run::long::shard::{Shard, ShardReport};
 #[cfg(feature = "mpi")]
-pub use run::distributed::count_distributed;
-pub use run::engine::Engine;
-pub use run::launch::{launched_by_mpi, refuse_mpi_launch};
-pub use run::longrun::{run as run_long, LongRun, LongRunOptions};
-pub use run::merge::{merge, read_shard_reports, MergeOptions, Merged};
-pub use run::resumable::{Observer, Started};
-pub use run::shard::{Shard, ShardReport};
-pub use run::stop::Stop;
-pub use run::tasks::TaskResult;
-pub use search::kernel::Kernel;
+pub use run::mpi::distributed::count_distributed;
+pub use run::mpi::launch::{launched_by_mpi, refuse_mpi_launch};
 pub use solutions::{write_solutions, ListOptions, Listing, Solutions};
 pub use symmetry::Symmetry;
-
-/// The version of this crate, as reported in JSON output.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// The git commit this crate was built from (`-dirty` with uncommitted changes), when
-/// the build knew it (see `build.rs`).
-pub const COMMIT: Option<&str> = option_env!("NQUEENS_GIT_COMMIT");
 
 /// Internals for this crate's own tests and benchmarks (not part of the API: they may
 /// change at any time).
 #[doc(hidden)]
 pub mod internals {
-    #[cfg(target_arch = "x86_64")]
-    pub use crate::cpu::x86_64::Avx2;
+    pub use crate::backtrack::plan::{max_split_depth, min_split_depth, TaskList};
+    pub use crate::backtrack::search::resolved::Resolved;
+    pub use crate::backtrack::search::scalar::{count as scalar_count, Frontier, Tally};
+    pub use crate::cpu::Level;
     pub use crate::join::pairs::{
         count as count_disjoint_pairs, plain_count as plain_count_disjoint_pairs, tagged,
         PairCounts, PairScratch, CLASS_COUNT, MAX_COUNT_LEN,
     };
-    pub use crate::join::{memory::peak_bytes as join_peak_bytes, JoinPlan, UnitOutcome, Vectors};
+    pub use crate::join::{memory::peak_bytes as join_peak_bytes, JoinPlan, UnitOutcome};
     pub use crate::join::{MAX_N as JOIN_MAX_N, MIN_N as JOIN_MIN_N};
     pub use crate::model::constraints::Constraints;
-    pub use crate::plan::{max_split_depth, min_split_depth, TaskList};
-    pub use crate::search::kernel::Resolved;
-    pub use crate::search::scalar::{count as scalar_count, Frontier, Tally};
     pub use crate::seconds::{round_to_nanos, serialize as serialize_seconds};
     pub use crate::symmetry::rotation::{fixed_by, Rotation};
 }

@@ -32,7 +32,11 @@ fn sweep(ns: std::ops::RangeInclusive<usize>) {
                         assert_eq!(c.split_depth, Some(d), "{what}");
                     }
                     if let Some(one) = &first {
-                        assert_eq!(c.nodes, one.nodes, "nodes depend on threads: {what}");
+                        assert_eq!(
+                            c.work.nodes(),
+                            one.work.nodes(),
+                            "nodes depend on threads: {what}"
+                        );
                         assert_eq!(c.tasks, one.tasks, "tasks depend on threads: {what}");
                         assert_eq!(c.split_depth, one.split_depth, "{what}");
                     } else {
@@ -74,8 +78,8 @@ fn nodes_and_tasks_do_not_depend_on_up_to_four_threads() {
         for threads in 2..=4 {
             let c = count(11, &options(threads, symmetry, Some(4))).unwrap();
             assert_eq!(
-                (c.total, c.nodes, c.tasks),
-                (one.total, one.nodes, one.tasks),
+                (c.total, c.work.nodes(), c.tasks),
+                (one.total, one.work.nodes(), one.tasks),
                 "{symmetry}, {threads} threads"
             );
         }
@@ -146,7 +150,7 @@ fn whole_tree_node_counts() {
             for threads in THREADS {
                 let c = count(n, &options(threads, Symmetry::None, depth)).unwrap();
                 assert_eq!(
-                    c.nodes,
+                    c.work.nodes(),
                     Some(nodes),
                     "n = {n}, depth {depth:?}, {threads} threads"
                 );
@@ -162,7 +166,7 @@ fn whole_tree_nodes_match_the_independent_tree_for_every_depth() {
         for depth in min_split_depth(n)..=max_split_depth(n) {
             let c = count(n, &options(2, Symmetry::None, Some(depth))).unwrap();
             assert_eq!(
-                c.nodes,
+                c.work.nodes(),
                 Some(u128::from(expected)),
                 "n = {n}, depth {depth}"
             );
@@ -255,10 +259,10 @@ proptest! {
         prop_assert_eq!(c.split_depth, Some(depth));
         prop_assert_eq!(c.threads, threads);
         let one = count(n, &options(1, symmetry, Some(depth))).unwrap();
-        prop_assert_eq!(c.nodes, one.nodes);
+        prop_assert_eq!(c.work.nodes(), one.work.nodes());
         prop_assert_eq!(c.tasks, one.tasks);
         if symmetry == Symmetry::None {
-            prop_assert_eq!(c.nodes, Some(u128::from(whole_tree_nodes(n))));
+            prop_assert_eq!(c.work.nodes(), Some(u128::from(whole_tree_nodes(n))));
         }
     }
 }

@@ -128,11 +128,6 @@ fn the_join_engine_refuses_what_it_cannot_serve() {
         &["count", "3", "--engine", "join"],
         &["from N = 4, not N = 3", "--engine backtrack"],
     );
-    // Here the kernel itself may be missing; where it is not, the join engine lacks it.
-    rejects(
-        &["count", "12", "--engine", "join", "--kernel", "avx512"],
-        &["avx512 kernel", "--kernel auto"],
-    );
     rejects(
         &["count", "12", "--engine", "dlx"],
         &["unknown engine 'dlx'", "auto, backtrack, join"],
@@ -321,4 +316,45 @@ fn a_checkpoint_of_the_other_engine_says_which_engine_resumes_it() {
     ]);
     assert_eq!(again["total"], first["total"]);
     assert_eq!(again["resumed"], first["tasks"]);
+}
+
+/// The kernel never chooses the engine: `auto` picks the join engine at n = 16 for every
+/// `--kernel` (a kernel this processor lacks is bad input), the join engine accepts
+/// every kernel and runs its best path at or below it (AVX2 for `avx512`, until it has
+/// an AVX-512 path), and the backtracking engine runs the kernel asked for.
+#[test]
+fn the_kernel_never_chooses_the_engine() {
+    for kernel in nqueens::Kernel::ALL {
+        let name = kernel.name();
+        if !kernel.is_supported() {
+            rejects(&["count", "16", "--kernel", name], &[kernel.needs()]);
+            continue;
+        }
+        let join_kernel = match kernel.resolved().unwrap() {
+            nqueens::Kernel::Scalar => "scalar",
+            _ => "avx2",
+        };
+        for args in [
+            &["count", "16", "--kernel", name, "--json"][..],
+            &[
+                "count", "16", "--engine", "join", "--kernel", name, "--json",
+            ],
+        ] {
+            let c = json(args);
+            assert_eq!(c["engine"], "join", "{args:?}: {c}");
+            assert_eq!(c["kernel"], join_kernel, "{args:?}: {c}");
+            assert_eq!(c["total"], 14_772_512, "{args:?}: {c}");
+        }
+        let b = json(&[
+            "count",
+            "14",
+            "--engine",
+            "backtrack",
+            "--kernel",
+            name,
+            "--json",
+        ]);
+        assert_eq!(b["kernel"], kernel.resolved().unwrap().name(), "{b}");
+        assert_eq!(b["total"], 365_596, "{b}");
+    }
 }

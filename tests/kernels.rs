@@ -11,7 +11,7 @@
 //!
 //! ```text
 //! test avx2::agrees_on_deep_prefixes_n20_to_32 ... ok
-//! test avx512::agrees_on_deep_prefixes_n20_to_32 ... ignored, the avx512 kernel needs AVX-512F, BMI2 and POPCNT, which this processor lacks
+//! test avx512::agrees_on_deep_prefixes_n20_to_32 ... ignored, the avx512 kernel needs AVX-512F, AVX2, BMI1, BMI2 and POPCNT, which this processor lacks
 //! ```
 //!
 //! and the summary line counts them (`... passed; 0 failed; 5 ignored`). The AVX2 and
@@ -54,7 +54,7 @@ fn main() -> ExitCode {
         for (name, check) in CHECKS {
             trials.push(Trial::ignorable_test(
                 format!("{kernel}::{name}"),
-                move || match kernel.resolve() {
+                move || match Resolved::of(kernel) {
                     Ok(fast) => check(fast).map(|()| Completion::Completed),
                     Err(unsupported) => Ok(Completion::ignored_with(unsupported)),
                 },
@@ -66,9 +66,7 @@ fn main() -> ExitCode {
 
 /// The scalar kernel.
 fn scalar() -> Resolved {
-    Kernel::Scalar
-        .resolve()
-        .expect("the scalar kernel runs anywhere")
+    Resolved::of(Kernel::Scalar).expect("the scalar kernel runs anywhere")
 }
 
 /// Whether `fast` and the scalar kernel agree on counting (or, with `prefix`, weighing)
@@ -196,7 +194,7 @@ fn counts_agree_on_every_mode_and_depth(fast: Resolved) -> Result<(), Failed> {
                         ..options(2, symmetry, depth)
                     };
                     let c = nqueens::count(n, &options).unwrap();
-                    (c.total, c.nodes, c.tasks)
+                    (c.total, c.work.nodes(), c.tasks)
                 };
                 let scalar = run(Kernel::Scalar);
                 assert_eq!(scalar.0, published_total(n), "n = {n}");

@@ -42,13 +42,16 @@ fn totals_and_fundamental_counts_up_to_14() {
 fn totals_and_fundamental_counts_for_15_and_16() {
     for n in [15, 16] {
         let p = published(n).unwrap();
-        for engine in [nqueens::Engine::Backtrack, nqueens::Engine::Join] {
+        for engine in [
+            nqueens::EngineChoice::Backtrack,
+            nqueens::EngineChoice::Join,
+        ] {
             let options = Options {
                 engine,
                 ..full(2, None)
             };
             let c = count(n, &options).unwrap();
-            assert_eq!(c.engine, engine);
+            assert_eq!(Some(c.engine), engine.engine());
             let found = (c.total, c.unique);
             assert_eq!(found, (p.total, Some(p.unique)), "n = {n}, {engine}");
         }
@@ -107,12 +110,13 @@ fn full_symmetry_searches_a_quarter_of_the_tree_or_less() {
             &Options {
                 threads: Some(2),
                 symmetry,
-                engine: nqueens::Engine::Backtrack,
+                engine: nqueens::EngineChoice::Backtrack,
                 ..Options::default()
             },
         )
         .unwrap()
-        .nodes
+        .work
+        .nodes()
         .expect("the backtracking engine counts nodes")
     };
     let (none, full) = (nodes(Symmetry::None), nodes(Symmetry::Full));
@@ -135,7 +139,7 @@ proptest! {
         prop_assert_eq!(c.total, p.total);
         prop_assert_eq!(c.unique, Some(p.unique));
         let single = count(n, &full(1, Some(depth))).unwrap();
-        prop_assert_eq!(c.nodes, single.nodes);
+        prop_assert_eq!(c.work.nodes(), single.work.nodes());
         prop_assert_eq!(c.tasks, single.tasks);
     }
 }

@@ -2,7 +2,7 @@
 
 use clap::Args;
 use nqueens::limits::{check_split_depth, max_split_depth, Quantity};
-use nqueens::{Engine, Kernel, Options, Symmetry};
+use nqueens::{EngineChoice, Kernel, Options, Symmetry};
 
 /// Parses a board size N in `0..=32`.
 pub fn board_size(s: &str) -> Result<usize, String> {
@@ -39,8 +39,8 @@ pub fn symmetry(s: &str) -> Result<Symmetry, String> {
 }
 
 /// Parses an engine name.
-pub fn engine(s: &str) -> Result<Engine, String> {
-    s.parse::<Engine>().map_err(|e| e.to_string())
+pub fn engine(s: &str) -> Result<EngineChoice, String> {
+    s.parse::<EngineChoice>().map_err(|e| e.to_string())
 }
 
 /// Parses a kernel name.
@@ -75,9 +75,12 @@ pub struct RunArgs {
     /// Rows fixed to form tasks, from 1 to N [default: enough for thousands of tasks].
     #[arg(long, value_name = "D", value_parser = split_depth, allow_negative_numbers = true)]
     pub split_depth: Option<i64>,
-    /// Inner loop: auto (the fastest this processor runs), avx512 (16 nodes at a
-    /// time), avx2 (8), or scalar (1); the join engine runs its AVX2 code for avx2 and
-    /// avx512, its portable code for scalar. Every kernel gives the same counts.
+    /// The highest processor level the inner loops may use: auto (the highest this
+    /// processor runs), avx512, avx2 or scalar. Each engine runs its best code at or
+    /// below it: backtrack its AVX-512 (16 nodes at a time), AVX2 (8) or scalar (1)
+    /// kernel; join its AVX2 code for avx2 and avx512 (it has no AVX-512 code yet),
+    /// its portable code for scalar. It never chooses the engine. Every kernel gives
+    /// the same counts.
     #[arg(long, value_name = "KERNEL", default_value = "auto", value_parser = kernel)]
     pub kernel: Kernel,
     /// Counting engine: auto (join for whole boards under full symmetry of even N >= 12
@@ -85,14 +88,13 @@ pub struct RunArgs {
     /// the fastest), or backtrack (the bitmask search: every option, node counts).
     /// Every engine gives the same counts.
     #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = engine)]
-    pub engine: Engine,
+    pub engine: EngineChoice,
 }
 
 impl RunArgs {
     /// The library options for a count of size `n`; the split depth must be in range
-    /// and the kernel must run on this processor.
+    /// (the library checks the kernel, once, when the count starts).
     pub fn options(&self, n: usize) -> Result<Options, nqueens::Error> {
-        self.kernel.resolved()?;
         let split_depth = match self.split_depth {
             Some(depth) => {
                 let depth = Quantity::SplitDepth { n }.check(i128::from(depth))?;

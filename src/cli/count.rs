@@ -62,7 +62,7 @@ pub fn run(args: &CountArgs) -> Outcome {
     let placement = place::placement(args.n, args.place.as_deref())?;
     #[cfg(feature = "mpi")]
     if nqueens::launched_by_mpi() {
-        return super::longrun::run_distributed(args, &placement, &options);
+        return super::longrun::run_distributed(&args.long, args.json, &placement, &options);
     }
-    super::longrun::run(args, &placement, &options)
+    super::longrun::run(&args.long, args.json, &placement, &options)
 }

@@ -13,7 +13,6 @@ use nqueens::{
 };
 use serde::Serialize;
 
-use super::count::CountArgs;
 use super::output::{print_count, print_stdout};
 use super::progress::{Mode, Progress};
 use super::{Failure, Outcome};
@@ -108,9 +107,9 @@ fn watch(long: &LongRunArgs, quiet: bool) -> Result<(Stop, Arc<Tally>), Failure>
     Ok((stop, tally))
 }
 
-/// Runs `count` with its long-run options.
-pub fn run(args: &CountArgs, placement: &Placement, options: &Options) -> Outcome {
-    let long = &args.long;
+/// Runs a count of `placement` under `options` with the long-run options `long`,
+/// printing JSON if `json`.
+pub fn run(long: &LongRunArgs, json: bool, placement: &Placement, options: &Options) -> Outcome {
     let (stop, tally) = watch(long, false)?;
     let plan = LongRunOptions {
         shard: long.shard,
@@ -127,7 +126,7 @@ pub fn run(args: &CountArgs, placement: &Placement, options: &Options) -> Outcom
     };
     let result = ended(result, &stop, false)?;
     match result.shard_report() {
-        Some(report) if args.json => {
+        Some(report) if json => {
             let text = serde_json::to_string(&report).expect("a shard serializes");
             print_stdout(&(text + "\n"))?;
             Ok(ExitCode::SUCCESS)
@@ -136,7 +135,7 @@ pub fn run(args: &CountArgs, placement: &Placement, options: &Options) -> Outcom
             print_stdout(&format!("{}\n", result.count.total))?;
             Ok(ExitCode::SUCCESS)
         }
-        None => print_run(&result, long.checkpoint.as_deref(), args.json),
+        None => print_run(&result, long.checkpoint.as_deref(), json),
     }
 }
 
@@ -211,8 +210,12 @@ fn print_run(result: &LongRun, checkpoint: Option<&Path>, json: bool) -> Outcome
 /// Runs `count` spread over the ranks of an MPI job; rank 0 records the checkpoint and
 /// prints the result.
 #[cfg(feature = "mpi")]
-pub fn run_distributed(args: &CountArgs, placement: &Placement, options: &Options) -> Outcome {
-    let long = &args.long;
+pub fn run_distributed(
+    long: &LongRunArgs,
+    json: bool,
+    placement: &Placement,
+    options: &Options,
+) -> Outcome {
     if long.shard.is_some() {
         return Err(Failure::usage(
             "--shard cannot be used under mpirun: MPI runs spread all tasks over the ranks \
@@ -230,7 +233,7 @@ pub fn run_distributed(args: &CountArgs, placement: &Placement, options: &Option
     let Some(result) = ended(result, &stop, quiet)? else {
         return Ok(ExitCode::SUCCESS);
     };
-    print_run(&result, long.checkpoint.as_deref(), args.json)
+    print_run(&result, long.checkpoint.as_deref(), json)
 }
 
 /// This process's MPI rank, as its launcher tells it.

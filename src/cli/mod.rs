@@ -100,17 +100,11 @@ impl From<nqueens::Error> for Failure {
     /// that fails while running is 1. The library's words get the command's flags
     /// where a flag is the way out.
     fn from(e: nqueens::Error) -> Self {
-        use nqueens::{Error, PlacementError, Unsuited};
+        use nqueens::{Error, PlacementError};
         match &e {
             Error::KernelUnsupported { .. } => {
                 Failure::usage(format!("{e}: use --kernel auto or scalar"))
             }
-            Error::EngineUnsuited {
-                reason: Unsuited::Kernel(_),
-                ..
-            } => Failure::usage(format!(
-                "{e}: use --kernel auto, avx2 or scalar, or --engine backtrack"
-            )),
             Error::EngineUnsuited { .. } => {
                 Failure::usage(format!("{e}: use --engine backtrack (or auto)"))
             }

@@ -38,8 +38,8 @@ pub fn run(args: &VerifyArgs) -> Outcome {
     let options = args.run.options_clamped(args.max)?;
     if !args.json {
         print_stdout(&format!(
-            "{:>3}  {:>20}  {:>20}  {:>19}  {:>19}  {:>3}  {:>9}  {:>10}\n",
-            "n", "total", "published", "unique", "published", "ok", "engine", "seconds"
+            "{:>3}  {:>20}  {:>20}  {:>19}  {:>19}  {:>3}  {:>9}  {:>6}  {:>10}\n",
+            "n", "total", "published", "unique", "published", "ok", "engine", "kernel", "seconds"
         ))?;
     }
     let mut print_error = None;
@@ -74,7 +74,7 @@ pub fn run(args: &VerifyArgs) -> Outcome {
 fn table_row(row: &VerifyRow) -> String {
     let show = |value: Option<u128>| value.map_or_else(|| "-".to_string(), |p| p.to_string());
     format!(
-        "{:>3}  {:>20}  {:>20}  {:>19}  {:>19}  {:>3}  {:>9}  {:>10.3}\n",
+        "{:>3}  {:>20}  {:>20}  {:>19}  {:>19}  {:>3}  {:>9}  {:>6}  {:>10.3}\n",
         row.n,
         row.total,
         show(row.published),
@@ -82,6 +82,7 @@ fn table_row(row: &VerifyRow) -> String {
         show(row.published_unique),
         if row.ok { "ok" } else { "BAD" },
         row.engine,
+        row.kernel,
         row.seconds
     )
 }

@@ -1,44 +1,14 @@
-//! The x86-64 feature tokens: [`Avx2`], [`Avx512`] and [`BitOps`], each made only by its
+//! The x86-64 feature tokens: [`BitOps`], [`Avx2`] and [`Avx512`], each made only by its
 //! `detect()` after the standard library found the features at run time (detected once,
 //! then cached). A token has a private field, so no other module can make one.
-
-/// Proof that this processor has AVX2, BMI2 and POPCNT: a token only [`Avx2::detect`]
-/// makes. (Public for the tests, through `internals`: the join's `Vectors` holds one.)
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Avx2 {
-    _proof: (),
-}
-
-impl Avx2 {
-    /// The token, if this processor has AVX2, BMI2 and POPCNT.
-    pub fn detect() -> Option<Self> {
-        let supported = is_x86_feature_detected!("avx2")
-            && is_x86_feature_detected!("bmi2")
-            && is_x86_feature_detected!("popcnt");
-        supported.then_some(Avx2 { _proof: () })
-    }
-}
-
-/// Proof that this processor has AVX-512F, BMI2 and POPCNT: a token only
-/// [`Avx512::detect`] makes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Avx512 {
-    _proof: (),
-}
-
-impl Avx512 {
-    /// The token, if this processor has AVX-512F, BMI2 and POPCNT.
-    pub(crate) fn detect() -> Option<Self> {
-        let supported = is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("bmi2")
-            && is_x86_feature_detected!("popcnt");
-        supported.then_some(Avx512 { _proof: () })
-    }
-}
+//!
+//! The tokens are ordered: an [`Avx2`] token also proves what a [`BitOps`] one does,
+//! and an [`Avx512`] token what an [`Avx2`] one does (their detections check those
+//! features too), so that a run at a level may use any path below it.
 
 /// Proof that this processor has POPCNT and BMI1: a token only [`BitOps::detect`] makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct BitOps {
+pub struct BitOps {
     _proof: (),
 }
 
@@ -47,5 +17,57 @@ impl BitOps {
     pub(crate) fn detect() -> Option<Self> {
         let supported = is_x86_feature_detected!("popcnt") && is_x86_feature_detected!("bmi1");
         supported.then_some(BitOps { _proof: () })
+    }
+}
+
+/// Proof that this processor has AVX2, BMI1, BMI2 and POPCNT: a token only
+/// [`Avx2::detect`] makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Avx2 {
+    _proof: (),
+}
+
+impl Avx2 {
+    /// The token, if this processor has AVX2, BMI1, BMI2 and POPCNT.
+    pub(crate) fn detect() -> Option<Self> {
+        let supported = is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("popcnt");
+        supported.then_some(Avx2 { _proof: () })
+    }
+
+    /// The [`BitOps`] token, which this one implies (its detection checked POPCNT and
+    /// BMI1).
+    #[allow(
+        clippy::unused_self,
+        reason = "the token is taken as the proof: only its holder may make the lower one"
+    )]
+    pub(crate) fn bit_ops(self) -> BitOps {
+        BitOps { _proof: () }
+    }
+}
+
+/// Proof that this processor has AVX-512F, AVX2, BMI1, BMI2 and POPCNT: a token only
+/// [`Avx512::detect`] makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Avx512 {
+    _proof: (),
+}
+
+impl Avx512 {
+    /// The token, if this processor has AVX-512F and everything [`Avx2`] needs.
+    pub(crate) fn detect() -> Option<Self> {
+        let supported = is_x86_feature_detected!("avx512f") && Avx2::detect().is_some();
+        supported.then_some(Avx512 { _proof: () })
+    }
+
+    /// The [`Avx2`] token, which this one implies (its detection made one).
+    #[allow(
+        clippy::unused_self,
+        reason = "the token is taken as the proof: only its holder may make the lower one"
+    )]
+    pub(crate) fn avx2(self) -> Avx2 {
+        Avx2 { _proof: () }
     }
 }

@@ -1,56 +1,32 @@
 //! Run-time estimates: how long a count would take on this machine, and how much memory
 //! it would need, before running it.
 //!
-//! The engine is the one `count` would choose for the same options. For the
-//! backtracking engine, Knuth's random probes ([`probes`]) estimate the nodes of its
-//! search and a short real count measures this machine's speed in nodes per second.
-//! For the join engine, a sample of its units is run and timed ([`units`]), after its
-//! tables are built (their building time is part of the estimate); when those tables
-//! would not fit in this machine's memory, the estimate says so and gives no time.
+//! The engine is the one `count` would choose for the same options, and its plan is
+//! built (the building time is part of the estimate). An engine with its own estimate
+//! of the work gives it (the backtracking engine: Knuth's random probes, and a short
+//! real search that measures this machine's speed); for the others a sample of units is
+//! run and timed ([`units`]). When the engine's predicted memory would not fit in this
+//! machine's, the estimate says so, builds nothing and gives no time.
 //!
-//! This layer uses the run layer (engine choice, counts for calibration), the task plan
-//! and the join engine.
+//! This layer uses the engine layer (never an engine directly), the run layer's
+//! options and host facts, and `sampling`.
 
-pub(crate) mod probes;
-pub(crate) mod rng;
 pub(crate) mod units;
 
 use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::cpu::Kernel;
+use crate::engine::{self, Engine, Request};
 use crate::error::Error;
-use crate::join::JoinPlan;
 use crate::limits::{resolve_threads, Quantity};
 use crate::model::placement::Placement;
-use crate::plan::TaskList;
-use crate::run::count::Options;
-use crate::run::engine::Engine;
-use crate::run::memory::{available_bytes, backtrack_peak_bytes, join_peak_bytes};
-use crate::run::tasks::build_pool;
-use crate::run::work::{choose, Chosen};
-use crate::search::kernel::Kernel;
+use crate::pool::build_pool;
+use crate::run::count::options::Options;
+use crate::run::host::memory::available_bytes;
+use crate::sampling::Z95;
 use crate::symmetry::Symmetry;
-
-/// The width of the stated interval, in standard errors (a 95% normal interval).
-pub(crate) const Z95: f64 = 1.96;
-
-/// The mean of `count` samples and its standard error, from the samples' sum and sum of
-/// squares (no variance from fewer than two samples).
-#[allow(
-    clippy::cast_precision_loss,
-    reason = "a sample count, exact in an f64 far beyond any run"
-)]
-pub(crate) fn mean_and_stderr(sum: f64, squares: f64, count: u64) -> (f64, f64) {
-    let n = count as f64;
-    let mean = sum / n;
-    let variance = if count > 1 {
-        ((squares - n * mean * mean) / (n - 1.0)).max(0.0)
-    } else {
-        0.0
-    };
-    (mean, (variance / n).sqrt())
-}
 
 /// An estimate of a count's size, duration and memory.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -145,7 +121,7 @@ pub struct Estimate {
     pub core_hours: Option<f64>,
     /// The version of this crate.
     pub version: &'static str,
-    /// The git commit of this build, when known ([`crate::COMMIT`]).
+    /// The git commit of this build, when known ([`crate::build_info::COMMIT`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commit: Option<&'static str>,
 }
@@ -177,28 +153,34 @@ impl Timing {
 }
 
 /// Estimates the time and memory of `count(n, options)`: with `probes` probes seeded
-/// by `seed` for the backtracking engine (and a short real count to measure its
+/// by `seed` for the backtracking engine (and a short real search to measure its
 /// speed), or a sample of units drawn by `seed` for the join engine.
 ///
 /// # Errors
 /// [`Error::OutOfRange`] for a board size, thread count, split depth or probe count
 /// out of range; [`Error::TooManyTasks`] for a split too deep;
 /// [`Error::KernelUnsupported`] for a kernel this processor cannot run;
-/// [`Error::EngineUnsuited`] for the join engine with options it cannot serve;
+/// [`Error::EngineUnsuited`] for an engine with options it cannot serve;
 /// [`Error::ThreadPool`] when the threads cannot start.
 pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<Estimate, Error> {
     Quantity::Probes.check(i128::from(probes))?;
     let threads = resolve_threads(options.threads)?;
     let placement = Placement::empty(n)?;
-    let chosen = choose(&placement, options)?;
-    let kernel = options.kernel.resolve()?.kernel();
+    let request = Request {
+        placement: &placement,
+        symmetry: options.symmetry,
+        split_depth: options.split_depth,
+    };
+    let level = options.kernel.level()?;
+    let chosen = engine::choose(options.engine, &request)?;
+    let counting = engine::counting(chosen);
     let available = available_bytes();
     let fits = |bytes: u64| available.is_none_or(|a| bytes <= a);
     let mut e = Estimate {
         n,
-        engine: Engine::Backtrack,
+        engine: chosen,
         symmetry: options.symmetry,
-        kernel,
+        kernel: counting.kernel(level),
         split_depth: None,
         tasks: None,
         probes: None,
@@ -220,55 +202,63 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
         seconds_low: None,
         seconds_high: None,
         core_hours: None,
-        version: crate::VERSION,
-        commit: crate::COMMIT,
+        version: crate::build_info::VERSION,
+        commit: crate::build_info::COMMIT,
     };
-    match chosen {
-        Chosen::Backtrack => {
-            let list = TaskList::build(n, options.symmetry, options.split_depth)?;
-            let pool = build_pool(threads)?;
-            let nodes = pool.install(|| probes::estimate_nodes(&list, probes, seed));
-            let rate = probes::calibrate(n, options.symmetry, kernel)?;
-            e.split_depth = Some(list.split_depth);
-            e.tasks = Some(list.len());
-            e.probes = Some(probes);
-            e.nodes = Some(nodes.nodes);
-            e.nodes_stderr = Some(nodes.stderr);
-            e.nodes_low = Some((nodes.nodes - Z95 * nodes.stderr).max(0.0));
-            e.nodes_high = Some(nodes.nodes + Z95 * nodes.stderr);
-            e.nodes_per_second_per_thread = Some(rate);
-            e.memory_bytes = backtrack_peak_bytes(list.len(), threads);
-            e.fits = fits(e.memory_bytes);
-            Timing {
-                setup: 0.0,
-                work: nodes.nodes / rate,
-                stderr: nodes.stderr / rate,
-            }
-            .fill(&mut e);
-        }
-        Chosen::Join(vectors) => {
-            e.engine = Engine::Join;
-            e.symmetry = Symmetry::Full;
-            e.kernel = crate::run::work::vectors_kernel(vectors);
-            e.memory_bytes = join_peak_bytes(n, threads);
-            e.fits = fits(e.memory_bytes);
-            if e.fits {
-                let start = Instant::now();
-                let plan = JoinPlan::new(n, vectors);
-                let setup = start.elapsed().as_secs_f64();
-                let sample = units::sample_units(&plan, seed);
-                e.tasks = Some(plan.len());
-                e.units_sampled = Some(sample.samples);
-                e.pairs = Some(sample.pairs);
-                e.setup_seconds = Some(setup);
-                Timing {
-                    setup,
-                    work: sample.seconds,
-                    stderr: sample.stderr,
-                }
-                .fill(&mut e);
-            }
+    if let Some(bytes) = counting.predicted_peak_bytes(n, threads) {
+        e.memory_bytes = bytes;
+        e.fits = fits(bytes);
+        if !e.fits {
+            return Ok(e);
         }
     }
+    let start = Instant::now();
+    let plan = engine::plan(chosen, &request, level)?.plan;
+    let setup = start.elapsed().as_secs_f64();
+    e.symmetry = plan.symmetry();
+    e.kernel = plan.kernel();
+    e.split_depth = plan.split_depth();
+    e.tasks = Some(plan.len());
+    e.memory_bytes = plan.peak_bytes(threads);
+    e.fits = fits(e.memory_bytes);
+    let pool = build_pool(threads)?;
+    let timing = if let Some(work) = pool.install(|| plan.estimate_work(probes, seed))? {
+        // The engine's own estimate: its work, and the speed that makes it time
+        // (the planning is part of the work, not of the time).
+        let rate = work.per_second_per_thread;
+        e.probes = Some(work.samples);
+        set_work(&mut e, counting.work(0), work.work, Some(work.stderr));
+        e.nodes_per_second_per_thread = Some(rate);
+        Timing {
+            setup: 0.0,
+            work: work.work / rate,
+            stderr: work.stderr / rate,
+        }
+    } else {
+        let sample = units::sample_units(plan.as_ref(), seed);
+        e.units_sampled = Some(sample.samples);
+        set_work(&mut e, counting.work(0), sample.work, None);
+        e.setup_seconds = Some(setup);
+        Timing {
+            setup,
+            work: sample.seconds,
+            stderr: sample.stderr,
+        }
+    };
+    timing.fill(&mut e);
     Ok(e)
+}
+
+/// Writes an estimated amount of work, in the unit of `unit`, into its fields: the
+/// nodes with their standard error and 95% interval, or the pairs.
+fn set_work(e: &mut Estimate, unit: crate::engine::Work, work: f64, stderr: Option<f64>) {
+    if unit.nodes().is_some() {
+        let stderr = stderr.unwrap_or(0.0);
+        e.nodes = Some(work);
+        e.nodes_stderr = Some(stderr);
+        e.nodes_low = Some((work - Z95 * stderr).max(0.0));
+        e.nodes_high = Some(work + Z95 * stderr);
+    } else {
+        e.pairs = Some(work);
+    }
 }

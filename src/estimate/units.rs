@@ -1,5 +1,6 @@
-//! Timing a sample of the join engine's units: the time of a join count, estimated by
-//! running units drawn at random and scaling their mean time up to all units.
+//! Timing a sample of a plan's units: the time of a count, estimated by running units
+//! drawn at random and scaling their mean time up to all units (for engines without
+//! their own estimate, such as the join engine).
 //!
 //! The units are drawn uniformly (with replacement) in an order fixed by the seed, and
 //! run one after another on the calling thread, each timed, until a time budget is
@@ -10,9 +11,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::estimate::mean_and_stderr;
-use crate::estimate::rng::SplitMix64;
-use crate::join::JoinPlan;
+use crate::engine::Plan;
+use crate::sampling::mean_and_stderr;
+use crate::sampling::rng::SplitMix64;
 
 /// The time spent running sampled units.
 pub(crate) const SAMPLE_BUDGET: Duration = Duration::from_secs(3);
@@ -29,37 +30,37 @@ pub(crate) struct UnitSample {
     pub(crate) seconds: f64,
     /// Its standard error.
     pub(crate) stderr: f64,
-    /// The estimated pairs of all units.
-    pub(crate) pairs: f64,
+    /// The estimated work of all units, in the engine's unit.
+    pub(crate) work: f64,
 }
 
 /// Runs units of `plan` drawn by `seed` until [`SAMPLE_BUDGET`] is spent (at least
-/// [`MIN_SAMPLES`]), and scales their times and pairs up to all units.
+/// [`MIN_SAMPLES`]), and scales their times and work up to all units.
 #[allow(
     clippy::cast_precision_loss,
     reason = "an estimate: the nearest f64 of the unit and sample counts is all it needs"
 )]
-pub(crate) fn sample_units(plan: &JoinPlan, seed: u64) -> UnitSample {
+pub(crate) fn sample_units(plan: &dyn Plan, seed: u64) -> UnitSample {
     let units = plan.len() as u64;
     if units == 0 {
         return UnitSample {
             samples: 0,
             seconds: 0.0,
             stderr: 0.0,
-            pairs: 0.0,
+            work: 0.0,
         };
     }
     let mut rng = SplitMix64::new(seed);
     let start = Instant::now();
-    let (mut samples, mut sum, mut squares, mut pairs) = (0u64, 0.0, 0.0, 0.0);
+    let (mut samples, mut sum, mut squares, mut work) = (0u64, 0.0, 0.0, 0.0);
     while samples < MIN_SAMPLES.min(units) || start.elapsed() < SAMPLE_BUDGET {
         let index = usize::try_from(rng.below(units)).expect("below the unit count, a usize");
         let begun = Instant::now();
-        let outcome = plan.run_unit(index);
+        let result = plan.run(index);
         let seconds = begun.elapsed().as_secs_f64();
         sum += seconds;
         squares += seconds * seconds;
-        pairs += outcome.pairs as f64;
+        work += result.work as f64;
         samples += 1;
     }
     let (mean, stderr) = mean_and_stderr(sum, squares, samples);
@@ -68,6 +69,6 @@ pub(crate) fn sample_units(plan: &JoinPlan, seed: u64) -> UnitSample {
         samples,
         seconds: scale * mean,
         stderr: scale * stderr,
-        pairs: scale * pairs / samples as f64,
+        work: scale * work / samples as f64,
     }
 }

@@ -12,32 +12,34 @@
 //! them on a thread pool, checkpoint them by index, shard them or spread them over MPI
 //! ranks:
 //!
-//! - [`Vectors`]: the vector code of the hot loops (portable, or AVX2 with its token);
-//! - [`JoinPlan::new`]: the shared tables and the unit list of one board size;
+//! - [`JoinPlan::new`]: the shared tables and the unit list of one board size, with
+//!   the processor level (`crate::cpu::Level`) its hot loops run at: the AVX2 path
+//!   from the AVX2 level up (there is no AVX-512 path yet), the portable one below;
 //!   [`JoinPlan::run_unit`] computes one unit, from any thread;
 //! - [`memory::peak_bytes`]: the predicted peak memory, before anything is allocated;
-//! - [`MIN_N`], [`MAX_N`]: the board sizes the join counts.
+//! - [`MIN_N`], [`MAX_N`]: the board sizes the join counts;
+//! - [`engine`]: the engine interface (`crate::engine::interface`) over all of it.
 //!
 //! Modules: [`bits`] (subset ranks, bit extract), [`layout`] (the board split and the
 //! join pattern), [`quadrants`], [`halves`], [`pairs`], [`weights`], [`units`],
-//! [`memory`], [`vectors`].
+//! [`memory`], [`engine`].
 //!
-//! This layer may use the board model, `limits`, `error` and the processor-feature
-//! tokens ([`crate::cpu`]); it uses the tokens and `limits`, and nothing of `plan`,
-//! `run`, `search`, `solutions` or `symmetry` (its own symmetry weights differ).
+//! This layer may use the board model, `limits`, `error`, the processor level and
+//! tokens ([`crate::cpu`]) and the engine interface; nothing of the backtracking
+//! engine, `run`, `solutions` or the layers above (its own symmetry weights differ
+//! from `symmetry`'s; it names the symmetry mode only to report it).
 
 pub(crate) mod bits;
+pub(crate) mod engine;
 pub(crate) mod halves;
 pub(crate) mod layout;
 pub(crate) mod memory;
 pub(crate) mod pairs;
 pub(crate) mod quadrants;
 pub(crate) mod units;
-pub(crate) mod vectors;
 pub(crate) mod weights;
 
 pub use units::{JoinPlan, UnitOutcome};
-pub use vectors::Vectors;
 
 /// The smallest board size the join counts (smaller boards are left to backtracking).
 pub const MIN_N: usize = 4;

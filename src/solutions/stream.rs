@@ -24,7 +24,7 @@ use crate::model::board::is_canonical;
 use crate::model::constraints::{full_mask, Constraints};
 use crate::model::format::{Encoder, Format, FormatWriter};
 use crate::model::placement::Placement;
-use crate::run::tasks::build_pool;
+use crate::pool::build_pool;
 use crate::solutions::walk::{for_each_completion, Prefix, Walk};
 use schedule::{Chunk, Schedule};
 

@@ -7,11 +7,11 @@
 
 use std::ops::ControlFlow;
 
+use crate::backtrack::search::scalar::{visit_completions, Frontier};
 use crate::error::Error;
 use crate::model::board::Board;
 use crate::model::constraints::{column_of, Constraints, MAX_N};
 use crate::model::placement::Placement;
-use crate::search::scalar::{visit_completions, Frontier};
 
 /// A partial board whose rows `0..frontier.row` hold queens on the given columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

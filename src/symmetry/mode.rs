@@ -11,7 +11,7 @@ pub enum Symmetry {
     /// middle first-row queen on odd boards).
     Mirror,
     /// The whole symmetry group of the square (4 rotations x 2 reflections), by border
-    /// row-based canonical pruning (see [`crate::symmetry::canonical`]).
+    /// row-based canonical pruning (see [`crate::backtrack::canonical`]).
     #[default]
     Full,
 }

@@ -37,7 +37,7 @@ pub fn options(threads: usize, symmetry: Symmetry, split_depth: Option<usize>) -
         threads: Some(threads),
         symmetry,
         split_depth,
-        engine: nqueens::Engine::Backtrack,
+        engine: nqueens::EngineChoice::Backtrack,
         ..Options::default()
     }
 }
@@ -136,8 +136,8 @@ pub fn check_count_json(value: &serde_json::Value, expected: &nqueens::Count) {
     assert_eq!(int("n"), expected.n as u64);
     assert_eq!(u128::from(int("total")), expected.total);
     let optional = |field: &str| value.get(field).map(|_| u128::from(int(field)));
-    assert_eq!(optional("nodes"), expected.nodes);
-    assert_eq!(optional("pairs"), expected.pairs);
+    assert_eq!(optional("nodes"), expected.work.nodes());
+    assert_eq!(optional("pairs"), expected.work.pairs());
     assert_eq!(int("tasks"), expected.tasks as u64);
     assert_eq!(int("threads"), expected.threads as u64);
     assert_eq!(

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use nqueens::internals::round_to_nanos;
 use nqueens::Error;
 
-use super::ladder::CountFacts;
+use super::facts::CountFacts;
 use super::machine::{Build, Machine};
 use super::statistics::Summary;
 
@@ -49,6 +49,10 @@ pub struct BenchRow {
     /// The engine that counted (absent from schema 2 and older reports: `backtrack`).
     #[serde(default = "backtrack")]
     pub engine: String,
+    /// The kernel (vector path) that ran it (absent from reports before rows named
+    /// theirs: the report's `kernel` ran them all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<String>,
     /// The computed total.
     pub total: u128,
     /// The work of one count in its engine's unit: nodes (queens placed) for the
@@ -100,6 +104,7 @@ impl BenchRow {
         BenchRow {
             n: count.n,
             engine: count.engine.clone(),
+            kernel: Some(count.kernel.clone()),
             total: count.total,
             work: count.work,
             tasks: count.tasks,
@@ -143,7 +148,8 @@ pub struct BenchReport {
     pub engine: String,
     /// The symmetry mode.
     pub symmetry: String,
-    /// The kernel that ran the counts.
+    /// The kernel asked for (`auto` picks the highest this processor runs; each row
+    /// names the kernel that ran it, which for the join engine may be lower).
     pub kernel: String,
     /// Samples per row.
     pub runs: usize,
@@ -248,13 +254,13 @@ impl BenchReport {
 pub fn table_header(measure: Measure) -> String {
     match measure {
         Measure::Time => {
-            "| n | engine | total | min ms | median ms | mean ms | ± σ ms | MAD ms | work/s | samples |\n\
-             |---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+            "| n | engine | kernel | total | min ms | median ms | mean ms | ± σ ms | MAD ms | work/s | samples |\n\
+             |---:|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
                 .to_string()
         }
         Measure::Instructions => {
-            "| n | engine | total | min | median | mean | ± σ | spread | instructions/work | samples |\n\
-             |---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+            "| n | engine | kernel | total | min | median | mean | ± σ | spread | instructions/work | samples |\n\
+             |---:|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
                 .to_string()
         }
     }
@@ -279,9 +285,10 @@ pub fn table_row(measure: Measure, row: &BenchRow) -> String {
         Measure::Time => {
             let ms = |s: f64| format!("{:.3}", s * 1e3);
             format!(
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {:.3e} | {}×{} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3e} | {}×{} |",
                 row.n,
                 row.engine,
+                row.kernel.as_deref().unwrap_or("-"),
                 row.total,
                 ms(row.min),
                 ms(row.median),
@@ -294,9 +301,10 @@ pub fn table_row(measure: Measure, row: &BenchRow) -> String {
             )
         }
         Measure::Instructions => format!(
-            "| {} | {} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {:.3}% | {:.2} | {} |",
+            "| {} | {} | {} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {:.3}% | {:.2} | {} |",
             row.n,
             row.engine,
+            row.kernel.as_deref().unwrap_or("-"),
             row.total,
             row.min,
             row.median,

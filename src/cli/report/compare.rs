@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::bench::{BenchReport, Measure};
+use super::bench::{BenchReport, BenchRow, Measure};
 use super::statistics::{ratio_interval, CONFIDENCE};
 
 /// The verdict on one row.
@@ -219,6 +219,24 @@ fn warnings(baseline: &BenchReport, new: &BenchReport) -> Vec<String> {
         warnings.push(format!(
             "different engines for n = {}: the rows compare two algorithms",
             engines.join(", ")
+        ));
+    }
+    // A row that names no kernel (an older report) ran its report's.
+    let row_kernel = |report: &BenchReport, row: &BenchRow| {
+        row.kernel.clone().unwrap_or_else(|| report.kernel.clone())
+    };
+    let kernels: Vec<String> = baseline
+        .rows
+        .iter()
+        .zip(&new.rows)
+        .map(|(o, n)| (o.n, row_kernel(baseline, o), row_kernel(new, n)))
+        .filter(|(_, o, n)| o != n)
+        .map(|(n, o, k)| format!("{n} ({o} and {k})"))
+        .collect();
+    if !kernels.is_empty() {
+        warnings.push(format!(
+            "different kernels for n = {}: the rows ran other code",
+            kernels.join(", ")
         ));
     }
     let trees: Vec<String> = baseline

@@ -4,7 +4,8 @@
 //! valgrind's callgrind tool and reads the instructions it executed (the `totals:`
 //! line of callgrind's output file). Valgrind runs the program on a virtual CPU, so
 //! the count does not depend on the machine's load. Only the count itself is
-//! collected: the calling thread inside `count_within` (task building, the pool, the
+//! collected: the calling thread inside `nqueens::run_long` (`MEASURED_FUNCTION`:
+//! planning, the pool, the
 //! wait) and the worker inside the pool's job (the search and the sums). Left out are
 //! the process start (about 0.8 million instructions, arguments and loader) and the
 //! worker's idle spinning, whose length depends on thread scheduling: with them, five
@@ -26,12 +27,13 @@ use nqueens::Options;
 use serde::Deserialize;
 
 use super::bench::{BenchRow, Measure};
-use super::ladder::{check_total, CountFacts};
+use super::facts::CountFacts;
+use super::ladder::check_total;
 
 /// The functions inside which callgrind counts (each toggles collection for its
 /// thread): the count on the calling thread, and the job the pool's worker runs.
 const COLLECTED: [&str; 2] = [
-    "nqueens::run::count::count_within",
+    nqueens::MEASURED_FUNCTION,
     "<rayon_core::job::StackJob<*> as rayon_core::job::Job>::execute",
 ];
 

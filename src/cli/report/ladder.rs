@@ -11,6 +11,7 @@ use std::time::Instant;
 use nqueens::{count, Error, Options};
 
 use super::bench::{BenchReport, BenchRow, Measure, SCHEMA};
+use super::facts::CountFacts;
 use super::machine::{utc_timestamp, Build, Machine};
 use super::published::published;
 
@@ -23,42 +24,6 @@ pub struct Settings {
     pub warmup: usize,
     /// The least duration of a time sample, in seconds.
     pub sample_time: f64,
-}
-
-/// The facts of one count a row needs.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CountFacts {
-    /// The board size.
-    pub n: usize,
-    /// The total.
-    pub total: u128,
-    /// The engine that counted.
-    pub engine: String,
-    /// The work in the engine's unit (nodes or pairs).
-    pub work: u128,
-    /// Tasks.
-    pub tasks: usize,
-    /// Split depth (the backtracking engine).
-    pub split_depth: Option<usize>,
-    /// Worker threads.
-    pub threads: usize,
-    /// The kernel that ran (never `auto`).
-    pub kernel: String,
-}
-
-impl From<&nqueens::Count> for CountFacts {
-    fn from(c: &nqueens::Count) -> Self {
-        CountFacts {
-            n: c.n,
-            total: c.total,
-            engine: c.engine.to_string(),
-            work: c.nodes.or(c.pairs).unwrap_or(0),
-            tasks: c.tasks,
-            split_depth: c.split_depth,
-            threads: c.threads,
-            kernel: c.kernel.to_string(),
-        }
-    }
 }
 
 /// Checks a total against the published one: a benchmark of a wrong count is
@@ -116,8 +81,9 @@ pub fn time_row(
     Ok((BenchRow::new(&facts, batch, samples, Measure::Time), facts))
 }
 
-/// The report of a finished ladder; `facts` is the last row's count (for threads and
-/// kernel; `None` for an empty ladder, which takes them from `options`).
+/// The report of a finished ladder; `facts` is the last row's count (for threads;
+/// `None` for an empty ladder, which takes them from `options`). The report names the
+/// engine and kernel asked for; each row, those that ran it.
 pub fn assemble(
     date: String,
     measure: Measure,
@@ -130,15 +96,6 @@ pub fn assemble(
         || nqueens::limits::resolve_threads(options.threads).unwrap_or(1),
         |f| f.threads,
     );
-    let kernel = facts.map_or_else(
-        || {
-            options
-                .kernel
-                .resolved()
-                .map_or_else(|_| options.kernel.to_string(), |k| k.to_string())
-        },
-        |f| f.kernel.clone(),
-    );
     BenchReport {
         schema: SCHEMA,
         date,
@@ -148,7 +105,7 @@ pub fn assemble(
         threads,
         engine: options.engine.to_string(),
         symmetry: options.symmetry.to_string(),
-        kernel,
+        kernel: options.kernel.to_string(),
         runs: settings.runs,
         warmup: if measure == Measure::Time {
             settings.warmup
@@ -207,9 +164,9 @@ mod tests {
         let back = super::super::load::load(&json).unwrap();
         assert_eq!(back.rows.len(), 3);
         assert_eq!(back.rows[1].samples.len(), 3);
-        assert!(std::fs::read_to_string(md)
-            .unwrap()
-            .contains("| 6 | backtrack | 4 |"));
+        let kernel = nqueens::Kernel::Auto.resolved().unwrap();
+        let row = format!("| 6 | backtrack | {kernel} | 4 |");
+        assert!(std::fs::read_to_string(md).unwrap().contains(&row));
     }
 
     #[test]

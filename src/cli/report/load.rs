@@ -124,6 +124,7 @@ impl LegacyReport {
                 .map(|r| BenchRow {
                     n: r.n,
                     engine: "backtrack".to_string(),
+                    kernel: None,
                     total: r.total,
                     work: r.nodes,
                     tasks: r.tasks,

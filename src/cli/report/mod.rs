@@ -4,6 +4,7 @@
 
 pub(crate) mod bench;
 pub(crate) mod compare;
+pub(crate) mod facts;
 pub(crate) mod instructions;
 pub(crate) mod ladder;
 pub(crate) mod load;

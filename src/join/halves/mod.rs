@@ -20,10 +20,10 @@
 mod avx2;
 mod inner;
 
+use crate::cpu::Level;
 use crate::join::bits::{binomial, colex_rank, deposit_bits, low_mask, next_same_popcount};
 use crate::join::layout::Layout;
 use crate::join::quadrants::QuadrantTable;
-use crate::join::vectors::Vectors;
 use inner::{InnerParts, INNER_PAD};
 
 /// One half to enumerate.
@@ -97,18 +97,21 @@ pub(crate) trait InnerLoop: Copy {
 }
 
 /// Appends to `out` the tagged join pattern of every kept half-board of `spec`, with
-/// the inner loop of `vectors`.
+/// the best inner loop at or below `level`.
 pub(crate) fn generate(
-    vectors: Vectors,
+    level: Level,
     layout: &Layout,
     table: &QuadrantTable,
     spec: &HalfSpec,
     out: &mut HalfBoards,
 ) {
-    match vectors {
-        Vectors::Portable => generate_with(inner::Portable, layout, table, spec, out),
+    match level {
+        // No AVX-512 path yet: the AVX2 one, which the AVX-512 level proves.
         #[cfg(target_arch = "x86_64")]
-        Vectors::Avx2(token) => avx2::generate(token, layout, table, spec, out),
+        Level::Avx512(token) => avx2::generate(token.avx2(), layout, table, spec, out),
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2(token) => avx2::generate(token, layout, table, spec, out),
+        _ => generate_with(inner::Portable, layout, table, spec, out),
     }
 }
 

@@ -39,7 +39,7 @@ mod blocks;
 mod portable;
 mod sort;
 
-use crate::join::vectors::Vectors;
+use crate::cpu::Level;
 pub(crate) use blocks::Prepared;
 
 /// The number of item weight classes (weights 1, 2, 4, 8).
@@ -99,16 +99,11 @@ pub struct PairScratch {
 }
 
 /// Counts, per weight class of the tagged `items`, the pairs (item, stored pattern)
-/// with no common bit, on the vector path `vectors`.
+/// with no common bit, on the best vector path at or below `level`.
 ///
 /// # Panics
 /// If `stored` or `items` is longer than [`MAX_COUNT_LEN`].
-pub fn count(
-    vectors: Vectors,
-    stored: &[u64],
-    items: &[u64],
-    scratch: &mut PairScratch,
-) -> PairCounts {
+pub fn count(level: Level, stored: &[u64], items: &[u64], scratch: &mut PairScratch) -> PairCounts {
     assert!(
         stored.len() <= MAX_COUNT_LEN && items.len() <= MAX_COUNT_LEN,
         "a count takes at most 2^30 patterns a side"
@@ -116,10 +111,13 @@ pub fn count(
     if stored.len() < PLAIN_LOOP_LIMIT {
         return plain_count(stored, items);
     }
-    match vectors {
-        Vectors::Portable => portable::count(stored, items, &mut scratch.prepared),
+    match level {
+        // No AVX-512 path yet: the AVX2 one, which the AVX-512 level proves.
         #[cfg(target_arch = "x86_64")]
-        Vectors::Avx2(token) => avx2::count(token, stored, items, &mut scratch.prepared),
+        Level::Avx512(token) => avx2::count(token.avx2(), stored, items, &mut scratch.prepared),
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2(token) => avx2::count(token, stored, items, &mut scratch.prepared),
+        _ => portable::count(stored, items, &mut scratch.prepared),
     }
 }
 
@@ -135,7 +133,7 @@ pub(crate) struct WeightedPairs {
 /// [`count`] for lists of any length, cut into pieces of at most `piece` entries
 /// ([`MAX_COUNT_LEN`] in use; smaller in tests), with the weights applied.
 pub(crate) fn count_weighted(
-    vectors: Vectors,
+    level: Level,
     stored: &[u64],
     items: &[u64],
     piece: usize,
@@ -144,7 +142,7 @@ pub(crate) fn count_weighted(
     let mut sum = WeightedPairs::default();
     for stored_piece in stored.chunks(piece) {
         for item_piece in items.chunks(piece) {
-            let counts = count(vectors, stored_piece, item_piece, scratch);
+            let counts = count(level, stored_piece, item_piece, scratch);
             // A piece counts below 2^61 pairs and weighs them at most 8 each, and the
             // lists hold at most 2^61 entries each (8 bytes each in memory), so at most
             // 2^62 pieces: every sum stays below 2^126.
@@ -194,7 +192,7 @@ mod tests {
             .sum();
         let mut scratch = PairScratch::default();
         for piece in [7, 64, 1000] {
-            let sum = count_weighted(Vectors::Portable, &patterns, &items, piece, &mut scratch);
+            let sum = count_weighted(Level::Portable, &patterns, &items, piece, &mut scratch);
             assert_eq!(sum.weighted, expected, "pieces of {piece}");
         }
     }

@@ -66,35 +66,15 @@ enum Side {
 }
 
 /// Generates the half-boards of `spec` into the `side` list of `scratch` (replacing
-/// what it held), adds them to `outcome`, and tells whether there are any.
-///
-/// A list holds at most `h!` half-boards (one queen per row and column of an `h x h`
-/// choice), below `2^45` for `h <= 16`, and a unit generates at most `h + 1` lists: the
-/// sum stays below `2^50`.
-fn fill_half(
-    tables: &Tables,
-    spec: &HalfSpec,
-    side: Side,
-    scratch: &mut UnitScratch,
-    outcome: &mut UnitOutcome,
-) -> bool {
+/// what it held), and tells whether there are any.
+fn fill_half(tables: &Tables, spec: &HalfSpec, side: Side, scratch: &mut UnitScratch) -> bool {
     let list = match side {
         Side::East => &mut scratch.east,
         Side::West => &mut scratch.west,
     };
     list.clear();
-    generate(
-        tables.vectors,
-        &tables.layout,
-        &tables.quadrants,
-        spec,
-        list,
-    );
+    generate(tables.level, &tables.layout, &tables.quadrants, spec, list);
     let len = list.as_slice().len();
-    outcome.half_boards = outcome
-        .half_boards
-        .checked_add(len as u64)
-        .expect("at most h + 1 lists of at most h! < 2^45 half-boards");
     #[cfg(test)]
     note_longest(scratch);
     len > 0
@@ -110,7 +90,7 @@ fn add_pairs(
     scratch: &mut PairScratch,
     outcome: &mut UnitOutcome,
 ) {
-    let counts = count_weighted(tables.vectors, stored, items, MAX_COUNT_LEN, scratch);
+    let counts = count_weighted(tables.level, stored, items, MAX_COUNT_LEN, scratch);
     outcome.weighted = outcome
         .weighted
         .checked_add(counts.weighted)
@@ -137,7 +117,7 @@ fn run_rows(
 
     let mut outcome = UnitOutcome::default();
     let east = east_spec(tables, &shape, east_rows);
-    if !fill_half(tables, &east, Side::East, scratch, &mut outcome) {
+    if !fill_half(tables, &east, Side::East, scratch) {
         return outcome;
     }
 
@@ -171,7 +151,7 @@ fn run_rows(
         tags,
         keep,
     };
-    fill_half(tables, &west, Side::West, scratch, &mut outcome);
+    fill_half(tables, &west, Side::West, scratch);
     add_pairs(
         tables,
         scratch.east.as_slice(),
@@ -207,14 +187,14 @@ fn run_arms_row(
         keep: [true; 4],
     };
     let mut outcome = UnitOutcome::default();
-    if !fill_half(tables, &west, Side::West, scratch, &mut outcome) {
+    if !fill_half(tables, &west, Side::West, scratch) {
         return outcome;
     }
     for col in h + 1..row {
         let shape = StartShape::new(layout, Start::Arms { col, row });
         let east_rows = shape.free_rows & !west_rows;
         let east = east_spec(tables, &shape, east_rows);
-        if !fill_half(tables, &east, Side::East, scratch, &mut outcome) {
+        if !fill_half(tables, &east, Side::East, scratch) {
             continue;
         }
         // A west half-board on a diagonal of the (h, col) queen must not count: those

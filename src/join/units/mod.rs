@@ -7,8 +7,7 @@
 //! `join::weights`). The sum over all units is the number of solutions of the board.
 //!
 //! **Work measure.** `pairs` counts the (west half-board, east pattern slot) pairs the
-//! pair counter evaluated (see `join::pairs`), `half_boards` the half-boards generated
-//! (west and east).
+//! pair counter evaluated (see `join::pairs`).
 
 mod compute;
 mod list;
@@ -17,13 +16,13 @@ mod tests;
 
 use std::sync::{Mutex, PoisonError};
 
+use crate::cpu::Level;
 use crate::join::layout::Layout;
 use crate::join::quadrants::QuadrantTable;
-use crate::join::vectors::Vectors;
 use crate::join::{MAX_N, MIN_N};
 use compute::UnitScratch;
 pub(crate) use list::list_bytes;
-use list::{UnitKind, UnitList};
+use list::UnitList;
 
 /// What one unit found, and its work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -35,8 +34,6 @@ pub struct UnitOutcome {
     /// which fits in `u64` up to n = 25 only, hence `u128`; in practice a unit of n = 17
     /// evaluates about `10^6`, growing some 30-fold every two board sizes.
     pub pairs: u128,
-    /// The half-boards generated, west and east.
-    pub half_boards: u64,
 }
 
 /// The read-only data every unit of one board size needs.
@@ -45,8 +42,8 @@ pub(crate) struct Tables {
     layout: Layout,
     /// Every quadrant placement.
     quadrants: QuadrantTable,
-    /// The vector code of the hot loops.
-    vectors: Vectors,
+    /// The processor level of the hot loops (each runs its best path at or below it).
+    level: Level,
 }
 
 /// The join of one board size: its tables and its units.
@@ -66,12 +63,12 @@ pub struct JoinPlan {
 
 impl JoinPlan {
     /// Builds the tables and the unit list of board size `n` for the vector code
-    /// `vectors`. Check the memory first (`join::memory::peak_bytes`): the tables grow
+    /// the processor level `level`. Check the memory first (`join::memory::peak_bytes`): the tables grow
     /// about elevenfold every two board sizes.
     ///
     /// # Panics
     /// If `n` is outside `MIN_N..=MAX_N`.
-    pub fn new(n: usize, vectors: Vectors) -> JoinPlan {
+    pub fn new(n: usize, level: Level) -> JoinPlan {
         assert!(
             (MIN_N..=MAX_N).contains(&n),
             "the join counts n = {MIN_N}..={MAX_N}, not {n}"
@@ -84,7 +81,7 @@ impl JoinPlan {
             tables: Tables {
                 layout,
                 quadrants,
-                vectors,
+                level,
             },
             units,
             idle: Mutex::new(Vec::new()),
@@ -106,9 +103,9 @@ impl JoinPlan {
         self.units.len() == 0
     }
 
-    /// The vector code the plan runs.
-    pub fn vectors(&self) -> Vectors {
-        self.tables.vectors
+    /// The processor level the plan runs at.
+    pub fn level(&self) -> Level {
+        self.tables.level
     }
 
     /// Computes unit `index`. Units are independent: any order, any thread, any
@@ -130,36 +127,5 @@ impl JoinPlan {
             .unwrap_or_else(PoisonError::into_inner)
             .push(scratch);
         outcome
-    }
-
-    /// A short, stable description of unit `index` for logs, such as
-    /// `east rows 0 1 4 6 7 9` or `middle-column queen in row 12, west rows 0 3 4 ...`.
-    ///
-    /// # Panics
-    /// If `index` is not below [`JoinPlan::len`].
-    pub fn describe(&self, index: usize) -> String {
-        let rows = |mask: u64| {
-            (0..64)
-                .filter(|r| mask >> r & 1 == 1)
-                .map(|r: u32| r.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        match self.units.unit(index) {
-            UnitKind::Rows { start, east_rows } => {
-                let centre = if start == crate::join::weights::Start::Center {
-                    "centre queen, "
-                } else {
-                    ""
-                };
-                format!("{centre}east rows {}", rows(east_rows))
-            }
-            UnitKind::ArmsRow { row, west_rows } => {
-                format!(
-                    "middle-column queen in row {row}, west rows {}",
-                    rows(west_rows)
-                )
-            }
-        }
     }
 }

@@ -6,9 +6,9 @@
 use super::compute::{self, UnitScratch};
 use super::list::UnitKind;
 use super::JoinPlan;
+use crate::cpu::{Kernel, Level};
 use crate::join::layout::Layout;
 use crate::join::memory::longest_list_bound;
-use crate::join::vectors::Vectors;
 use crate::join::weights::{west_weight, Start, StartShape};
 
 /// Every solution of the `n x n` board, as the column of each row's queen.
@@ -96,12 +96,17 @@ fn expected_count(n: usize, kind: UnitKind, all: &[Vec<usize>]) -> u128 {
 fn every_unit_matches_brute_force_weights() {
     for n in 6..=11 {
         let all = solutions(n);
-        let plan = JoinPlan::new(n, Vectors::Portable);
+        let plan = JoinPlan::new(n, Level::Portable);
         let mut sum = 0u128;
         for index in 0..plan.len() {
             let got = plan.run_unit(index).weighted;
             let want = expected_count(n, plan.units.unit(index), &all);
-            assert_eq!(got, want, "n = {n}, unit {index}: {}", plan.describe(index));
+            assert_eq!(
+                got,
+                want,
+                "n = {n}, unit {index}: {:?}",
+                plan.units.unit(index)
+            );
             sum += got;
         }
         assert_eq!(sum, all.len() as u128, "n = {n}");
@@ -134,26 +139,41 @@ fn long_diagonal_classes_pair_up() {
 }
 
 #[test]
-fn descriptions_name_the_rows() {
-    let even = JoinPlan::new(8, Vectors::Portable);
+fn units_name_their_rows_in_order() {
+    // Even boards: row sets from the empty start; odd boards: the centre start first,
+    // the middle-column queen's rows last.
+    let even = JoinPlan::new(8, Level::Portable);
+    let first = even.units.unit(0);
     assert!(
-        even.describe(0).starts_with("east rows "),
-        "{}",
-        even.describe(0)
+        matches!(
+            first,
+            UnitKind::Rows {
+                start: Start::Empty,
+                ..
+            }
+        ),
+        "{first:?}"
     );
-    let odd = JoinPlan::new(9, Vectors::Portable);
-    assert!(odd.describe(0).starts_with("centre queen, east rows "));
-    let last = odd.describe(odd.len() - 1);
+    let odd = JoinPlan::new(9, Level::Portable);
+    let first = odd.units.unit(0);
     assert!(
-        last.starts_with("middle-column queen in row 8, west rows "),
-        "{last}"
+        matches!(
+            first,
+            UnitKind::Rows {
+                start: Start::Center,
+                ..
+            }
+        ),
+        "{first:?}"
     );
+    let last = odd.units.unit(odd.len() - 1);
+    assert!(matches!(last, UnitKind::ArmsRow { row: 8, .. }), "{last:?}");
 }
 
 #[test]
 fn the_memory_model_bounds_every_list() {
     for n in 8..=16 {
-        let plan = JoinPlan::new(n, Vectors::best());
+        let plan = JoinPlan::new(n, Kernel::Auto.level().unwrap());
         let mut scratch = UnitScratch::default();
         for index in 0..plan.len() {
             compute::run(&plan.tables, plan.units.unit(index), &mut scratch);

@@ -201,7 +201,7 @@ impl<I: Iterator> Shared<I> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::tasks::build_pool;
+    use crate::pool::build_pool;
     use std::time::{Duration, Instant};
 
     /// A chunk of `solutions` one-byte solutions.

@@ -1,0 +1,17 @@
+//! The plan of a count: the deterministic list of independent weighted tasks it is
+//! split into.
+//!
+//! - [`seeds`]: where each symmetry mode starts, and which mode stays exact for a
+//!   placement;
+//! - [`task`]: one [`Task`](task::Task);
+//! - [`tasks`]: the seeds expanded row by row into the [`TaskList`](tasks::TaskList).
+//!
+//! This layer uses the board model, the symmetry layer (the canonical seeds) and the
+//! scalar kernel's [`Frontier`](crate::backtrack::search::scalar::Frontier).
+
+pub(crate) mod seeds;
+pub(crate) mod task;
+pub(crate) mod tasks;
+
+pub use crate::limits::{max_split_depth, min_split_depth};
+pub use tasks::TaskList;

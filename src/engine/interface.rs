@@ -1,0 +1,117 @@
+//! The interface every engine implements: [`CountingEngine`] (what it is and serves,
+//! before anything is built) and [`Plan`] (its units for one count, built). An engine's
+//! folder implements both; it uses this file, and nothing else of the engine layer.
+
+use crate::cpu::{Kernel, Level};
+use crate::engine::unit::TaskResult;
+use crate::engine::work::Work;
+use crate::error::{Error, Unsuited};
+use crate::model::placement::Placement;
+use crate::symmetry::Symmetry;
+
+/// What a count asks of an engine: the board (with its pre-placed queens), the
+/// symmetry reduction and the split depth.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Request<'a> {
+    /// The pre-placed queens (the empty placement for the whole board); its size is n.
+    pub(crate) placement: &'a Placement,
+    /// The symmetry reduction asked for.
+    pub(crate) symmetry: Symmetry,
+    /// The split depth asked for, if any.
+    pub(crate) split_depth: Option<usize>,
+}
+
+/// An engine's own estimate of a plan's work (the backtracking engine's probes), and
+/// the speed that turns it into time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct WorkEstimate {
+    /// The estimated work, set-up included, in the engine's unit.
+    pub(crate) work: f64,
+    /// Its standard error.
+    pub(crate) stderr: f64,
+    /// Samples drawn (probes).
+    pub(crate) samples: u64,
+    /// The work this machine does per second on one thread.
+    pub(crate) per_second_per_thread: f64,
+}
+
+/// A counting engine: its facts, what it serves, and how it builds a plan.
+pub(crate) trait CountingEngine: Sync {
+    /// The smallest board it counts.
+    fn min_n(&self) -> usize;
+
+    /// Why it cannot serve `request`, if it cannot.
+    fn unsuited(&self, request: &Request<'_>) -> Option<Unsuited>;
+
+    /// Why a shard report of this engine with these facts is impossible, if it is:
+    /// `split_depth` is the depth the run used (`None`: none), `placed` whether queens
+    /// were pre-placed.
+    fn impossible(
+        &self,
+        n: usize,
+        symmetry: Symmetry,
+        split_depth: Option<usize>,
+        placed: bool,
+    ) -> Option<String>;
+
+    /// The fields it adds to the identity of a run (checkpoint headers, shard reports)
+    /// after its name: the version of its list of units (the join engine), or none.
+    fn identity_fields(&self) -> Vec<(&'static str, String)>;
+
+    /// `amount` of work in its unit.
+    fn work(&self, amount: u128) -> Work;
+
+    /// The kernel (vector path) it runs at `level`: its best at or below it (a plan
+    /// may run a lower one where that is faster: [`Plan::kernel`] says which).
+    fn kernel(&self, level: Level) -> Kernel;
+
+    /// Its peak memory for a board of size `n` on `threads` workers, predicted before
+    /// anything is allocated; `None` when it is small and only known once planned.
+    fn predicted_peak_bytes(&self, n: usize, threads: usize) -> Option<u64>;
+
+    /// Its plan for `request` (which it serves), with hot loops at `level`.
+    ///
+    /// # Errors
+    /// As the engine's planning (an out-of-range split depth, too many tasks).
+    fn plan(&self, request: &Request<'_>, level: Level) -> Result<Box<dyn Plan>, Error>;
+}
+
+/// An engine's plan for one count: a deterministic list of independent units, each run
+/// on its own by index (so that checkpoints, shards and MPI ranks can name them), and
+/// what the whole count reports.
+pub(crate) trait Plan: Sync + Send {
+    /// The board size.
+    fn n(&self) -> usize;
+
+    /// The number of units.
+    fn len(&self) -> usize;
+
+    /// Runs unit `index`: its weighted solutions and its work.
+    ///
+    /// # Panics
+    /// If `index` is not below [`Plan::len`].
+    fn run(&self, index: usize) -> TaskResult;
+
+    /// The symmetry reduction used (it may differ from the one asked for).
+    fn symmetry(&self) -> Symmetry;
+
+    /// Rows fixed to form units, if the engine has a split depth.
+    fn split_depth(&self) -> Option<usize>;
+
+    /// Work done while planning, before the units (added once to a count's work).
+    fn setup_work(&self) -> u128;
+
+    /// The kernel (vector path) its units run.
+    fn kernel(&self) -> Kernel;
+
+    /// Its peak memory on `threads` workers (an upper bound).
+    fn peak_bytes(&self, threads: usize) -> u64;
+
+    /// The engine's own estimate of the work and speed of a count of this plan, from
+    /// `samples` samples seeded by `seed` (run on the current rayon pool), or `None`
+    /// when the estimate is to time a sample of units instead.
+    ///
+    /// # Errors
+    /// When the speed cannot be measured (a count that fails).
+    fn estimate_work(&self, samples: u64, seed: u64) -> Result<Option<WorkEstimate>, Error>;
+}

@@ -1,0 +1,132 @@
+//! The join engine behind the engine interface: its facts (what it serves, its
+//! identity, its memory) and its plan ([`JoinPlan`]).
+
+use crate::cpu::{Kernel, Level};
+use crate::engine::interface::{CountingEngine, Plan, Request, WorkEstimate};
+use crate::engine::unit::TaskResult;
+use crate::engine::work::Work;
+use crate::error::{Error, Unsuited};
+use crate::join::units::JoinPlan;
+use crate::join::{memory, MIN_N};
+use crate::symmetry::Symmetry;
+
+/// The version of the join engine's list of units: a change to how the units are
+/// defined or ordered must change it, so that no checkpoint or shard of another list is
+/// taken for this one.
+pub(crate) const UNITS_VERSION: u32 = 1;
+
+/// The join engine.
+pub(crate) struct Join;
+
+/// The join engine, as the engine layer lists it.
+pub(crate) static JOIN: Join = Join;
+
+/// The kernel the join's hot loops run at `level`: its AVX2 path from the AVX2 level
+/// up (it has no AVX-512 path yet), its portable path below.
+fn kernel_at(level: Level) -> Kernel {
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2(_) | Level::Avx512(_) => Kernel::Avx2,
+        _ => Kernel::Scalar,
+    }
+}
+
+impl CountingEngine for Join {
+    fn min_n(&self) -> usize {
+        MIN_N
+    }
+
+    fn unsuited(&self, request: &Request<'_>) -> Option<Unsuited> {
+        let n = request.placement.n();
+        if !request.placement.is_empty() {
+            Some(Unsuited::Placement)
+        } else if request.symmetry != Symmetry::Full {
+            Some(Unsuited::Symmetry(request.symmetry.name()))
+        } else if request.split_depth.is_some() {
+            Some(Unsuited::SplitDepth)
+        } else if n < MIN_N {
+            Some(Unsuited::BoardSize { n, min: MIN_N })
+        } else {
+            None
+        }
+    }
+
+    fn impossible(
+        &self,
+        _: usize,
+        symmetry: Symmetry,
+        split_depth: Option<usize>,
+        placed: bool,
+    ) -> Option<String> {
+        if split_depth.is_some() {
+            Some("the join engine has no split depth".into())
+        } else if placed || symmetry != Symmetry::Full {
+            Some("the join engine counts whole boards under full symmetry".into())
+        } else {
+            None
+        }
+    }
+
+    fn identity_fields(&self) -> Vec<(&'static str, String)> {
+        vec![("units", UNITS_VERSION.to_string())]
+    }
+
+    fn work(&self, amount: u128) -> Work {
+        Work::Pairs(amount)
+    }
+
+    fn kernel(&self, level: Level) -> Kernel {
+        kernel_at(level)
+    }
+
+    fn predicted_peak_bytes(&self, n: usize, threads: usize) -> Option<u64> {
+        Some(memory::peak_bytes(n, threads))
+    }
+
+    fn plan(&self, request: &Request<'_>, level: Level) -> Result<Box<dyn Plan>, Error> {
+        Ok(Box::new(JoinPlan::new(request.placement.n(), level)))
+    }
+}
+
+impl Plan for JoinPlan {
+    fn n(&self) -> usize {
+        JoinPlan::n(self)
+    }
+
+    fn len(&self) -> usize {
+        JoinPlan::len(self)
+    }
+
+    fn run(&self, index: usize) -> TaskResult {
+        let outcome = self.run_unit(index);
+        TaskResult {
+            index,
+            weighted: outcome.weighted,
+            work: outcome.pairs,
+        }
+    }
+
+    fn symmetry(&self) -> Symmetry {
+        Symmetry::Full
+    }
+
+    fn split_depth(&self) -> Option<usize> {
+        None
+    }
+
+    fn setup_work(&self) -> u128 {
+        0
+    }
+
+    fn kernel(&self) -> Kernel {
+        kernel_at(self.level())
+    }
+
+    fn peak_bytes(&self, threads: usize) -> u64 {
+        memory::peak_bytes(JoinPlan::n(self), threads)
+    }
+
+    fn estimate_work(&self, _: u64, _: u64) -> Result<Option<WorkEstimate>, Error> {
+        Ok(None)
+    }
+}

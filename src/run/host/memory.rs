@@ -1,0 +1,61 @@
+//! Memory before a run: what is available to it, and a refusal before anything is
+//! allocated when an engine's predicted need exceeds it.
+
+use crate::error::Error;
+use crate::run::host::cgroup;
+
+/// The memory a new run can have without swapping or being killed: `MemAvailable` from
+/// `/proc/meminfo` (Linux), or less when this process's control group has a memory limit
+/// with less room left ([`cgroup`]); `None` where the system tells neither.
+pub(crate) fn available_bytes() -> Option<u64> {
+    let machine = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| parse_mem_available(&text));
+    match (machine, cgroup::headroom_bytes()) {
+        (Some(machine), Some(group)) => Some(machine.min(group)),
+        (machine, group) => machine.or(group),
+    }
+}
+
+/// The `MemAvailable` line of a `/proc/meminfo` text, in bytes.
+fn parse_mem_available(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let mut words = line.split_whitespace().skip(1);
+    let value: u64 = words.next()?.parse().ok()?;
+    match words.next() {
+        Some("kB") => value.checked_mul(1024),
+        _ => None,
+    }
+}
+
+/// Refuses a count by `engine` of size `n` that would need `needed` bytes, more than
+/// is available to it ([`available_bytes`]). Where the system does not tell, the run
+/// goes on.
+///
+/// # Errors
+/// [`Error::Memory`] with both figures.
+pub(crate) fn check(engine: &'static str, n: usize, needed: u64) -> Result<(), Error> {
+    match available_bytes() {
+        Some(available) if needed > available => Err(Error::Memory {
+            engine,
+            n,
+            needed,
+            available,
+        }),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_mem_available() {
+        let text = "MemTotal:       24000000 kB\nMemFree:  1 kB\nMemAvailable:   23000000 kB\n";
+        assert_eq!(parse_mem_available(text), Some(23_000_000 * 1024));
+        assert_eq!(parse_mem_available("MemTotal: 5 kB\n"), None);
+        assert_eq!(parse_mem_available("MemAvailable: x kB\n"), None);
+        assert!(available_bytes().is_none_or(|b| b > 0));
+    }
+}

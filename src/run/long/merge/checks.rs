@@ -1,0 +1,174 @@
+//! The checks of `merge`: each report's seal and possible numbers, and that the set is
+//! one run's shards, each once, none missing.
+
+use std::collections::BTreeMap;
+
+use crate::backtrack::plan::tasks::MAX_TASKS;
+use crate::engine::counting;
+use crate::error::Error;
+use crate::limits::MAX_N;
+use crate::model::placement::Placement;
+use crate::run::long::merge::MergeOptions;
+use crate::run::long::shard::{Shard, ShardReport};
+use crate::symmetry::Symmetry;
+
+/// The largest weight one solution found by a task stands for (the eight symmetries
+/// of the square).
+pub(crate) const MAX_WEIGHT: u128 = 8;
+
+/// Why a report cannot be the output of any shard, if it cannot.
+pub(crate) fn impossible(r: &ShardReport) -> Option<String> {
+    if r.n > MAX_N {
+        return Some(format!("n = {} is above {MAX_N}", r.n));
+    }
+    let engine = r.engine();
+    let placed = !r.placements.is_empty();
+    if let Some(problem) = counting(engine).impossible(r.n, r.symmetry, r.split_depth, placed) {
+        return Some(problem);
+    }
+    if r.tasks_total > MAX_TASKS {
+        return Some(format!(
+            "{} tasks is more than a run can have",
+            r.tasks_total
+        ));
+    }
+    if !r.placements.is_empty() && Placement::parse(r.n, &r.placements).is_err() {
+        return Some(format!(
+            "'{}' are no placed queens for n = {}",
+            r.placements, r.n
+        ));
+    }
+    if !r.placements.is_empty() && r.symmetry == Symmetry::Full {
+        return Some("placed queens are never counted with full symmetry".into());
+    }
+    match (r.resumed, r.ran) {
+        (None, None) => {}
+        (Some(resumed), Some(ran)) if resumed.checked_add(ran) == Some(r.tasks) => {}
+        _ => return Some("its resumed and ran tasks do not add up to its tasks".into()),
+    }
+    match (r.rot180, r.rot90) {
+        (None, None) => {}
+        (Some(_), Some(_)) if r.shard != 0 => {
+            return Some("only shard 0 counts the rotation-fixed solutions".into())
+        }
+        (Some(rot180), Some(rot90)) if rot90 <= rot180 => {}
+        _ => return Some("its rotation-fixed counts do not fit together".into()),
+    }
+    let Some(work) = r.work() else {
+        return Some(format!("the {engine} engine's work is not what it reports"));
+    };
+    let (work, unit) = (work.amount(), work.unit());
+    // A unit's solutions are at most its work (a backtracking task's nodes: one per
+    // queen in its last row; a join unit's pairs), or one for a task that is a whole
+    // board. Each weighs at most MAX_WEIGHT.
+    let bound = work
+        .checked_add(r.tasks as u128)
+        .and_then(|found| found.checked_mul(MAX_WEIGHT));
+    if bound.is_some_and(|bound| r.total > bound) {
+        return Some(format!(
+            "its total {} is more than its {work} {unit} could have found",
+            r.total
+        ));
+    }
+    None
+}
+
+/// The names of the reports without a seal, when `options` allow them.
+///
+/// # Errors
+/// [`Error::ShardSeal`] for a report whose seal fails, or that has none unless `options`
+/// allow it; [`Error::Merge`] for an impossible report.
+pub(crate) fn check_seals(
+    reports: &[(String, ShardReport)],
+    options: MergeOptions,
+) -> Result<Vec<String>, Error> {
+    let fail = |m: String| Err(Error::Merge(m));
+    let mut unsealed = Vec::new();
+    for (name, r) in reports {
+        match r.seal_holds() {
+            Some(true) => {}
+            Some(false) => {
+                return Err(Error::ShardSeal {
+                    name: name.clone(),
+                    missing: false,
+                })
+            }
+            None if options.allow_unsealed => unsealed.push(name.clone()),
+            None => {
+                return Err(Error::ShardSeal {
+                    name: name.clone(),
+                    missing: true,
+                })
+            }
+        }
+        if let Some(problem) = impossible(r) {
+            return fail(format!("{name} is impossible: {problem}"));
+        }
+    }
+    Ok(unsealed)
+}
+
+/// Checks that `reports` (at least one) are the shards of one run, each once, none
+/// missing.
+///
+/// # Errors
+/// [`Error::Merge`] naming the first report of another run, a shard given twice, or the
+/// missing shards.
+pub(crate) fn check_shard_set(reports: &[(String, ShardReport)]) -> Result<(), Error> {
+    let fail = |m: String| Err(Error::Merge(m));
+    let (first_name, first) = &reports[0];
+    let mut seen: BTreeMap<usize, &str> = BTreeMap::new();
+    let run = first.identity();
+    for (name, r) in reports {
+        if let Some(diff) = r.identity().difference(&run) {
+            return fail(format!(
+                "{name} is from another run than {first_name}: {}",
+                diff.describe("there", &format!("in {first_name}"))
+            ));
+        }
+        if r.shards != first.shards {
+            return fail(format!(
+                "{name} is from another run than {first_name}: it is one of {} shards, not {}",
+                r.shards, first.shards
+            ));
+        }
+        if r.shard >= r.shards {
+            return fail(format!(
+                "{name}: shard {} is not below the shard count {}",
+                r.shard, r.shards
+            ));
+        }
+        if let Some(other) = seen.insert(r.shard, name) {
+            return fail(format!(
+                "shard {}/{} is given twice ({other} and {name})",
+                r.shard, r.shards
+            ));
+        }
+        let share = Shard {
+            index: r.shard,
+            count: r.shards,
+        }
+        .share(r.tasks_total);
+        if r.tasks != share {
+            return fail(format!(
+                "{name}: shard {}/{} ran {} tasks, but its share is {share}",
+                r.shard, r.shards, r.tasks
+            ));
+        }
+    }
+    let missing: Vec<String> = (0..first.shards)
+        .filter(|i| !seen.contains_key(i))
+        .take(10)
+        .map(|i| format!("{i}/{}", first.shards))
+        .collect();
+    if !missing.is_empty() {
+        let more = first.shards - seen.len() - missing.len();
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        return fail(format!("shards missing: {}{tail}", missing.join(", ")));
+    }
+    Ok(())
+}

@@ -1,0 +1,19 @@
+//! Long runs: counts limited to a shard, resumed from and recorded to a checkpoint,
+//! watched unit by unit, and stopped gracefully.
+//!
+//! - [`longrun`]: the run itself (every count of this process goes through it);
+//! - [`resumable`]: what a long run adds to the task loop whatever its units are
+//!   (checkpoint, observer, stop);
+//! - [`checkpoint`] (held by [`lock`]), [`shard`], [`merge`], [`identity`]: the files
+//!   and reports of long runs and the run identity they share.
+//!
+//! This folder uses the count core ([`crate::run::count`]) and the engine layer (the
+//! identity fields and work unit of each engine).
+
+pub(crate) mod checkpoint;
+pub(crate) mod identity;
+pub(crate) mod lock;
+pub(crate) mod longrun;
+pub(crate) mod merge;
+pub(crate) mod resumable;
+pub(crate) mod shard;

@@ -1,0 +1,398 @@
+//! Distributed counts over MPI ranks (cargo feature `mpi`).
+//!
+//! Every rank builds the same deterministic task list. Rank 0 opens the checkpoint, if
+//! any, and broadcasts which tasks it already holds, so that every rank knows the same
+//! list of remaining tasks. Rank 0 then hands out positions in that list from a shared
+//! counter: its own worker threads take them one at a time, and its main thread
+//! answers the other ranks' requests with ranges whose size shrinks as the work runs
+//! out (guided scheduling), so fast and slow ranks finish together; it polls for
+//! requests rather than blocking, as MPI's blocking receive spins a core.
+//!
+//! Each request carries the results of the rank's previous range, task by task, so
+//! rank 0 knows every finished task: it records them in the checkpoint as they arrive
+//! (a rerun after a lost rank resumes from there) and sums them. At the end one
+//! reduction sums each rank's own sums (as 32-bit limbs, exact) and thread counts; rank
+//! 0 checks that they agree with the reports it summed, and alone returns the result.
+//!
+//! A [`Stop`] on any rank stops the whole run: the rank reports it with its next
+//! request, and rank 0 then answers every request with an empty range.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+use mpi::collective::SystemOperation;
+use mpi::traits::{Communicator, Destination, Root, Source};
+use mpi::Threading;
+use rayon::prelude::*;
+
+use crate::engine::TaskResult;
+use crate::error::Error;
+use crate::limits::resolve_threads;
+use crate::model::placement::Placement;
+use crate::run::count::drive::{drive, drive_list, Sums};
+use crate::run::count::options::Options;
+use crate::run::count::result::Count;
+use crate::run::count::setup::Setup;
+use crate::run::count::stop::Stop;
+use crate::run::long::checkpoint::Checkpoint;
+use crate::run::long::identity::RunIdentity;
+use crate::run::long::longrun::{LongRun, LongRunOptions};
+use crate::run::long::resumable::{open_checkpoint, remaining, stopped, Pass};
+use crate::run::mpi::limbs::{pack, unpack, LIMBS};
+
+/// Variables that hold the number of ranks on this node.
+const LOCAL_SIZE_VARIABLES: [&str; 2] = ["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"];
+
+/// The tag of a rank's request for work.
+const REQUEST: i32 = 1;
+/// The tag of rank 0's answer: a range of positions, empty when the work is done.
+const RANGE: i32 = 2;
+
+/// How long rank 0's main thread sleeps between checks for requests.
+const POLL: std::time::Duration = std::time::Duration::from_micros(500);
+
+/// The words of one task result in a request: index, weighted (two halves), work (two
+/// halves).
+const RESULT_WORDS: usize = 5;
+
+/// The thread count of each rank: the requested one, or this node's logical CPUs
+/// shared among the ranks that run on it.
+fn rank_threads(requested: Option<usize>) -> Result<usize, Error> {
+    if requested.is_some() {
+        return Ok(resolve_threads(requested)?);
+    }
+    let local = LOCAL_SIZE_VARIABLES
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.trim().parse::<usize>().ok())
+        .unwrap_or(1)
+        .max(1);
+    Ok((num_cpus::get() / local).max(1))
+}
+
+/// Counts the completions of `placement` (all solutions for the empty placement) over
+/// all MPI ranks, resumed from and recorded to `long.checkpoint` by rank 0, and
+/// stopped by `long.stop` on any rank. Returns the run on rank 0 and `None` on the
+/// other ranks. A shard cannot be combined with it.
+///
+/// # Errors
+/// Those of [`crate::run_long`] (on rank 0 for the checkpoint); [`Error::Mpi`] for a
+/// shard, for MPI initialized already, or when the ranks' sums disagree with the
+/// results they reported.
+pub fn count_distributed(
+    placement: &Placement,
+    options: &Options,
+    long: &LongRunOptions<'_>,
+) -> Result<Option<LongRun>, Error> {
+    if long.shard.is_some() {
+        return Err(Error::Mpi(
+            "a shard cannot be spread over ranks: MPI runs share all tasks".into(),
+        ));
+    }
+    let setup = Setup::with_threads(placement, options, rank_threads(options.threads)?)?;
+    let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
+        .ok_or_else(|| Error::Mpi("MPI was already initialized".into()))?;
+    let world = universe.world();
+    let root = world.process_at_rank(0);
+    let never = Stop::new();
+    let stop = long.stop.unwrap_or(&never);
+    let tasks = setup.plan.len();
+    let pass = Pass {
+        id: RunIdentity::of_plan(
+            setup.engine,
+            setup.plan.as_ref(),
+            setup.placement.as_deref(),
+        )
+        .fields()
+        .with("shard", "all"),
+        tasks,
+        selected: (0..tasks).collect(),
+        checkpoint: long.checkpoint,
+    };
+    // Rank 0 opens the checkpoint and tells every rank which tasks it holds (or that
+    // it failed, so that no rank waits for work that never comes).
+    let mut opened = None;
+    let mut done_marks = vec![0u8; tasks];
+    let mut status = [0u64];
+    if world.rank() == 0 {
+        match open_checkpoint(&pass) {
+            Ok((checkpoint, done)) => {
+                for r in &done {
+                    done_marks[r.index] = 1;
+                }
+                opened = Some((checkpoint, done));
+            }
+            Err(e) => {
+                status[0] = 1;
+                root.broadcast_into(&mut status[..]);
+                return Err(e);
+            }
+        }
+    }
+    root.broadcast_into(&mut status[..]);
+    if status[0] != 0 {
+        return Ok(None);
+    }
+    root.broadcast_into(&mut done_marks[..]);
+    let todo: Vec<usize> = (0..tasks).filter(|&i| done_marks[i] == 0).collect();
+    let Some((checkpoint, done)) = opened else {
+        let own = work_remotely(&world, &setup, &todo, stop);
+        let local = pack(own.unwrap_or(SATURATED), setup.threads);
+        root.reduce_into(&local[..], SystemOperation::sum());
+        return Ok(None);
+    };
+    debug_assert_eq!(todo, remaining(&pass, &done));
+    let ranks = usize::try_from(world.size()).unwrap_or(1);
+    let served = serve_and_work(&world, &setup, &todo, ranks, checkpoint.as_ref(), stop);
+    let finish = checkpoint.as_ref().map_or(Ok(()), Checkpoint::finish);
+    let own = served.as_ref().map_or(SATURATED, |s| s.own);
+    let local = pack(own, setup.threads);
+    let mut sum = [0u64; LIMBS];
+    root.reduce_into_root(&local[..], &mut sum[..], SystemOperation::sum());
+    finish?;
+    let served = served?;
+    let (reduced, threads) = unpack(&sum)?;
+    if reduced != served.reported {
+        return Err(Error::Mpi(
+            "the ranks' own sums disagree with the results they reported".into(),
+        ));
+    }
+    if served.ran < todo.len() {
+        return Err(stopped(done.len() + served.ran, tasks, checkpoint.as_ref()));
+    }
+    let sums = Sums::total_of(&done)?.checked_add(served.reported)?;
+    Ok(Some(LongRun {
+        count: Count::conclude(&setup, sums, threads, options.unique)?,
+        shard: None,
+        tasks,
+        resumed: done.len(),
+        ran: served.ran,
+        checkpointed: long.checkpoint.is_some(),
+    }))
+}
+
+/// What a rank contributes when its sums overflowed: the largest value, so that the
+/// total fails the checked arithmetic on rank 0 as well.
+const SATURATED: Sums = Sums {
+    total: u128::MAX,
+    work: u128::MAX,
+};
+
+/// What rank 0 gathered: the sums of every task run by any rank (its own and those
+/// reported), how many those are, and the sums of its own tasks.
+struct Served {
+    reported: Sums,
+    ran: usize,
+    own: Sums,
+}
+
+/// Rank 0: its pool works through the shared counter while the main thread hands
+/// ranges to the other ranks, records and sums their results, until each has been
+/// told that the work is done.
+fn serve_and_work<C: Communicator>(
+    world: &C,
+    setup: &Setup,
+    todo: &[usize],
+    ranks: usize,
+    checkpoint: Option<&Checkpoint>,
+    stop: &Stop,
+) -> Result<Served, Error> {
+    let next = AtomicUsize::new(0);
+    let len = todo.len();
+    let record = |result: &TaskResult| match checkpoint {
+        Some(c) => c.record(result, stop.is_requested()),
+        None => Ok(()),
+    };
+    std::thread::scope(|scope| {
+        let local = scope.spawn(|| {
+            let workers = setup.pool.current_num_threads();
+            setup.pool.install(|| {
+                let positions = (0..workers).into_par_iter().flat_map_iter(|_| {
+                    std::iter::from_fn(|| {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        (i < len).then_some(i)
+                    })
+                });
+                let indices = positions.map(|p| todo[p]);
+                drive(indices, stop, |i| setup.run_task(i), record)
+            })
+        });
+        let mut reported = Sums::default();
+        let mut ran = 0usize;
+        let mut failure: Option<Error> = None;
+        let mut working = ranks - 1;
+        while working > 0 {
+            // A blocking receive would spin a core that the workers need: poll gently.
+            let Some(probed) = world.any_process().immediate_probe_with_tag(REQUEST) else {
+                std::thread::sleep(POLL);
+                continue;
+            };
+            let (request, status) = world
+                .process_at_rank(probed.source_rank())
+                .receive_vec_with_tag::<u64>(REQUEST);
+            let (wanted, reason, results) = parse_request(&request);
+            if reason != 0 {
+                stop.request(reason);
+            }
+            for result in results {
+                let added = Sums::of(&result);
+                match reported.checked_add(added) {
+                    Ok(sums) => reported = sums,
+                    Err(e) => {
+                        failure.get_or_insert(e);
+                    }
+                }
+                ran += 1;
+                if let Err(e) = record(&result) {
+                    failure.get_or_insert(e);
+                }
+            }
+            let size = if stop.is_requested() || failure.is_some() {
+                0
+            } else {
+                let left = len.saturating_sub(next.load(Ordering::Relaxed));
+                wanted.max(left / (4 * ranks)).max(1)
+            };
+            let from = next.fetch_add(size, Ordering::Relaxed).min(len);
+            let to = (from + size).min(len);
+            if from == to {
+                working -= 1;
+            }
+            world
+                .process_at_rank(status.source_rank())
+                .send_with_tag(&[from as u64, to as u64][..], RANGE);
+        }
+        let own = local.join().expect("the local workers do not panic")?;
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        Ok(Served {
+            reported: reported.checked_add(own.sums)?,
+            ran: ran + own.tasks,
+            own: own.sums,
+        })
+    })
+}
+
+/// A request: the wanted range size, the reason of a stop on that rank (0 for none),
+/// and the results of its previous range. Malformed words are dropped; numbers past
+/// `usize` saturate.
+fn parse_request(words: &[u64]) -> (usize, usize, Vec<TaskResult>) {
+    let size = |word: u64| usize::try_from(word).unwrap_or(usize::MAX);
+    let wanted = size(words.first().copied().unwrap_or(1).max(1));
+    let reason = size(words.get(1).copied().unwrap_or(0));
+    let results = words
+        .get(2..)
+        .unwrap_or_default()
+        .chunks_exact(RESULT_WORDS)
+        .filter_map(|w| {
+            Some(TaskResult {
+                index: usize::try_from(w[0]).ok()?,
+                weighted: u128::from(w[1]) | (u128::from(w[2]) << 64),
+                work: u128::from(w[3]) | (u128::from(w[4]) << 64),
+            })
+        })
+        .collect();
+    (wanted, reason, results)
+}
+
+/// The request of a rank with `threads` workers, stopped for `reason` (0: not),
+/// carrying `results`.
+fn request(threads: usize, reason: usize, results: &[TaskResult]) -> Vec<u64> {
+    let mut words = Vec::with_capacity(2 + RESULT_WORDS * results.len());
+    words.push(threads as u64);
+    words.push(reason as u64);
+    for r in results {
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "the low 64 bits of the weighted count and work, on purpose: the high \
+                      ones follow"
+        )]
+        words.extend([
+            r.index as u64,
+            r.weighted as u64,
+            (r.weighted >> 64) as u64,
+            r.work as u64,
+            (r.work >> 64) as u64,
+        ]);
+    }
+    words
+}
+
+/// Ranks other than 0: ask rank 0 for ranges of positions in `todo`, run them, and
+/// report their results with the next request, until rank 0 answers with an empty
+/// range. Returns the sums of the tasks this rank ran.
+fn work_remotely<C: Communicator>(
+    world: &C,
+    setup: &Setup,
+    todo: &[usize],
+    stop: &Stop,
+) -> Result<Sums, Error> {
+    let root = world.process_at_rank(0);
+    let mut sums = Sums::default();
+    let mut results = Vec::new();
+    let mut failure = None;
+    loop {
+        let reason = stop.requested().unwrap_or(0);
+        root.send_with_tag(&request(setup.threads, reason, &results)[..], REQUEST);
+        let (range, _) = root.receive_vec_with_tag::<u64>(RANGE);
+        let position = |word: Option<&u64>| usize::try_from(*word.unwrap_or(&0));
+        // A position past `usize` (never sent) ends the work like an empty range.
+        let from = position(range.first()).unwrap_or(usize::MAX);
+        let to = position(range.get(1)).unwrap_or(0).min(todo.len());
+        if from >= to {
+            return match failure {
+                Some(e) => Err(e),
+                None => Ok(sums),
+            };
+        }
+        let finished = Mutex::new(Vec::with_capacity(to - from));
+        let ran = setup.pool.install(|| {
+            drive_list(
+                &todo[from..to],
+                stop,
+                |i| setup.run_task(i),
+                |r| {
+                    finished
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push(*r);
+                    Ok(())
+                },
+            )
+        });
+        results = finished
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        match ran.and_then(|ran| sums.checked_add(ran.sums)) {
+            Ok(s) => sums = s,
+            Err(e) => {
+                failure.get_or_insert(e);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_round_trip() {
+        let results = [
+            TaskResult {
+                index: 7,
+                weighted: (1 << 100) + 5,
+                work: (1 << 70) + 12,
+            },
+            TaskResult {
+                index: 0,
+                weighted: 0,
+                work: 1,
+            },
+        ];
+        let (wanted, reason, back) = parse_request(&request(4, 15, &results));
+        assert_eq!((wanted, reason), (4, 15));
+        assert_eq!(back, results);
+        assert_eq!(parse_request(&[]).0, 1);
+    }
+}

@@ -98,7 +98,7 @@ pub use symmetry::Symmetry;
 /// change at any time).
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::backtrack::plan::{max_split_depth, min_split_depth, TaskList};
+    pub use crate::backtrack::plan::TaskList;
     pub use crate::backtrack::search::resolved::Resolved;
     pub use crate::backtrack::search::scalar::{count as scalar_count, Frontier, Tally};
     pub use crate::cpu::Level;
@@ -106,7 +106,7 @@ pub mod internals {
         count as count_disjoint_pairs, plain_count as plain_count_disjoint_pairs, tagged,
         PairCounts, PairScratch, CLASS_COUNT, MAX_COUNT_LEN,
     };
-    pub use crate::join::{memory::peak_bytes as join_peak_bytes, JoinPlan, UnitOutcome};
+    pub use crate::join::{JoinPlan, UnitOutcome};
     pub use crate::join::{MAX_N as JOIN_MAX_N, MIN_N as JOIN_MIN_N};
     pub use crate::model::constraints::Constraints;
     pub use crate::seconds::{round_to_nanos, serialize as serialize_seconds};

@@ -69,7 +69,7 @@ fn float_to_bytes(value: f64) -> u64 {
 
 /// The predicted peak bytes of a join of board size `n` on `threads` threads (an upper
 /// bound, up to the extrapolations above; saturating).
-pub fn peak_bytes(n: usize, threads: usize) -> u64 {
+pub(crate) fn peak_bytes(n: usize, threads: usize) -> u64 {
     let n = u32::try_from(n).unwrap_or(u32::MAX).min(64);
     let q = n / 2;
     let table = placement_count(q)

@@ -13,5 +13,4 @@ pub(crate) mod seeds;
 pub(crate) mod task;
 pub(crate) mod tasks;
 
-pub use crate::limits::{max_split_depth, min_split_depth};
 pub use tasks::TaskList;

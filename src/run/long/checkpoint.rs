@@ -61,29 +61,17 @@ struct Writer {
     failed: Option<String>,
 }
 
-/// What an opened checkpoint already holds.
-#[derive(Debug, Default)]
-pub(crate) struct Resumed {
-    /// The finished tasks recorded in the file, in file order.
-    pub(crate) done: Vec<TaskResult>,
-    /// Whether a torn last line was cut off.
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub(crate) torn: bool,
-    /// Whether the file was new (or held only a torn header) and was started.
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub(crate) fresh: bool,
-}
-
 impl Checkpoint {
     /// Opens the checkpoint at `path` for the run `id` with `tasks` tasks: creates it
-    /// if absent, takes its lock, and reads what it holds. Refuses
+    /// if absent, takes its lock, and reads the finished tasks it holds (in file
+    /// order). Refuses
     /// ([`Error::Checkpoint`]) a file that another run holds, a file of another run or
     /// a damaged one, without changing it.
     pub(crate) fn open(
         path: &Path,
         id: &RunId,
         tasks: usize,
-    ) -> Result<(Checkpoint, Resumed), Error> {
+    ) -> Result<(Checkpoint, Vec<TaskResult>), Error> {
         let header = header_line(id);
         let io = |what: &str| {
             let context = format!("checkpoint {}: cannot {what}", path.display());
@@ -125,25 +113,15 @@ impl Checkpoint {
                 .and_then(|()| file.sync_all())
                 .map_err(io("write it"))?;
             sync_parent(path);
-            let resumed = Resumed {
-                fresh: true,
-                ..Resumed::default()
-            };
-            (header.len(), resumed)
+            (header.len(), Vec::new())
         } else {
             let parsed = parse(&bytes, id, tasks).map_err(refuse)?;
-            let torn = parsed.complete_len < bytes.len();
-            if torn {
+            if parsed.complete_len < bytes.len() {
                 file.set_len(parsed.complete_len as u64)
                     .and_then(|()| file.sync_all())
                     .map_err(io("cut its torn last line"))?;
             }
-            let resumed = Resumed {
-                done: parsed.done,
-                torn,
-                fresh: false,
-            };
-            (parsed.complete_len, resumed)
+            (parsed.complete_len, parsed.done)
         };
         file.seek(SeekFrom::Start(keep as u64))
             .map_err(io("open it"))?;
@@ -258,25 +236,28 @@ mod tests {
     fn create_resume_and_refuse() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.txt");
-        let (c, resumed) = Checkpoint::open(&path, &id(), TASKS).unwrap();
-        assert!(resumed.fresh && resumed.done.is_empty());
+        let (c, done) = Checkpoint::open(&path, &id(), TASKS).unwrap();
+        assert!(done.is_empty());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), header_line(&id()));
         c.record(&result(1), false).unwrap();
         c.record(&result(3), false).unwrap();
         c.finish().unwrap();
         drop(c);
         // A torn last line is cut off.
+        let whole = std::fs::read(&path).unwrap();
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"5 10 10").unwrap();
         drop(f);
-        let (c, resumed) = Checkpoint::open(&path, &id(), TASKS).unwrap();
-        assert!(resumed.torn && !resumed.fresh);
-        assert_eq!(resumed.done, vec![result(1), result(3)]);
+        let (c, done) = Checkpoint::open(&path, &id(), TASKS).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), whole);
+        assert_eq!(done, vec![result(1), result(3)]);
         c.record(&result(5), false).unwrap();
         c.finish().unwrap();
         drop(c);
-        let (_, resumed) = Checkpoint::open(&path, &id(), TASKS).unwrap();
-        assert_eq!(resumed.done, vec![result(1), result(3), result(5)]);
-        assert!(!resumed.torn);
+        let whole = std::fs::read(&path).unwrap();
+        let (_, done) = Checkpoint::open(&path, &id(), TASKS).unwrap();
+        assert_eq!(done, vec![result(1), result(3), result(5)]);
+        assert_eq!(std::fs::read(&path).unwrap(), whole);
 
         // Another run's identity is refused and the file is left alone.
         let before = std::fs::read(&path).unwrap();
@@ -302,8 +283,8 @@ mod tests {
         let e = Checkpoint::open(&path, &id(), TASKS).unwrap_err();
         assert!(e.to_string().contains("not an nqueens checkpoint"), "{e}");
         std::fs::write(&path, &header_line(&id())[..20]).unwrap();
-        let (_, resumed) = Checkpoint::open(&path, &id(), TASKS).unwrap();
-        assert!(resumed.fresh);
+        let (_, done) = Checkpoint::open(&path, &id(), TASKS).unwrap();
+        assert!(done.is_empty());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), header_line(&id()));
     }
 }

@@ -76,18 +76,18 @@ pub(crate) fn open_checkpoint(
     let Some(path) = pass.checkpoint else {
         return Ok((None, Vec::new()));
     };
-    let (checkpoint, resumed) = Checkpoint::open(path, &pass.id, pass.tasks)?;
+    let (checkpoint, done) = Checkpoint::open(path, &pass.id, pass.tasks)?;
     let mut selected = vec![false; pass.tasks];
     for &i in &pass.selected {
         selected[i] = true;
     }
-    if resumed.done.iter().any(|r| !selected[r.index]) {
+    if done.iter().any(|r| !selected[r.index]) {
         return Err(Error::Checkpoint {
             path: path.display().to_string(),
             problem: "records tasks outside this run's shard".into(),
         });
     }
-    Ok((Some(checkpoint), resumed.done))
+    Ok((Some(checkpoint), done))
 }
 
 /// The selected tasks of `pass` that `done` does not hold, in order.

@@ -43,9 +43,7 @@ impl Held {
                 Ok(Held::Locked { note })
             }
             Err(TryLockError::WouldBlock) => {
-                let holder = std::fs::read_to_string(&note)
-                    .ok()
-                    .and_then(|text| describe_owner(&text))
+                let holder = read_owner(&note)
                     .unwrap_or_else(|| "its pid and host are not known".to_string());
                 Err(Error::Checkpoint {
                     path: path.display().to_string(),
@@ -84,6 +82,25 @@ pub(crate) fn owner_note(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".owner");
     PathBuf::from(name)
+}
+
+/// How long a refused run waits for the holder's owner note, which the holder writes
+/// just after it takes the lock: a run refused in between would not name it.
+const OWNER_NOTE_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// The holder named by the owner note `note` (`pid P on host H`), read again for up to
+/// [`OWNER_NOTE_WAIT`] while it is absent or holds no pid (it may not be written yet).
+fn read_owner(note: &Path) -> Option<String> {
+    let start = std::time::Instant::now();
+    loop {
+        let owner = std::fs::read_to_string(note)
+            .ok()
+            .and_then(|text| describe_owner(&text));
+        if owner.is_some() || start.elapsed() >= OWNER_NOTE_WAIT {
+            return owner;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
 }
 
 /// The text of this process's owner note: `pid=P host=H`.

@@ -164,9 +164,10 @@ mod tests {
         let back = super::super::load::load(&json).unwrap();
         assert_eq!(back.rows.len(), 3);
         assert_eq!(back.rows[1].samples.len(), 3);
-        let kernel = nqueens::Kernel::Auto.resolved().unwrap();
-        let row = format!("| 6 | backtrack | {kernel} | 4 |");
-        assert!(std::fs::read_to_string(md).unwrap().contains(&row));
+        // Boards this small leave too few rows below their tasks for a vector kernel.
+        assert!(std::fs::read_to_string(md)
+            .unwrap()
+            .contains("| 6 | backtrack | scalar | 4 |"));
     }
 
     #[test]

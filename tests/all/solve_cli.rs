@@ -6,7 +6,7 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 
 use assert_cmd::cargo::CommandCargoExt;
-#[path = "../src/cli/report/published.rs"]
+#[path = "../../src/cli/report/published.rs"]
 #[allow(dead_code, unused_imports)]
 mod published_table;
 

@@ -3,7 +3,7 @@
 //! `verify --json` and `count --json`, and the stability of the instruction-count
 //! measure.
 
-mod bench_support;
+use crate::bench_support;
 
 use std::path::Path;
 

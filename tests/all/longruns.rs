@@ -270,9 +270,8 @@ fn progress_goes_to_stderr_only_when_asked() {
 
 #[test]
 fn estimate_is_within_its_spread() {
-    let real = json(&["count", "12", "--engine", "backtrack", "--json"])["nodes"]
-        .as_f64()
-        .unwrap();
+    let count = json(&["count", "12", "--engine", "backtrack", "--json"]);
+    let real = count["nodes"].as_f64().unwrap();
     let e = json(&[
         "estimate",
         "12",
@@ -290,10 +289,8 @@ fn estimate_is_within_its_spread() {
     );
     assert!(low <= real && real <= high, "{real} not in {low}..{high}");
     assert!(e["seconds"].as_f64().unwrap() > 0.0);
-    assert_eq!(
-        e["kernel"],
-        nqueens::Kernel::Auto.resolved().unwrap().name()
-    );
+    // The kernel the count runs (at n = 12 the tasks are too small for a vector one).
+    assert_eq!(e["kernel"], count["kernel"]);
     assert!(e["seconds_low"].as_f64().unwrap() <= e["seconds_high"].as_f64().unwrap());
     // The same seed gives the same node estimate.
     let again = json(&[

@@ -2,7 +2,7 @@
 //! output formats, and the handling of bad input (exit status 2, one line on stderr,
 //! nothing on stdout, no files).
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use common::{check_count_json, options, published_total};

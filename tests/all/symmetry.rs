@@ -1,7 +1,7 @@
 //! Full symmetry and fundamental counts: `--symmetry full` and `--unique` against the
 //! published values (A000170, A002562, A032522, A033148) and against the other modes.
 
-mod common;
+use crate::common;
 
 use common::published;
 use nqueens::internals::{fixed_by, Rotation};

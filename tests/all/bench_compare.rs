@@ -5,7 +5,7 @@
 //! not depend on this machine's load; a fresh run is only compared with itself or with
 //! copies scaled far beyond any noise.
 
-mod bench_support;
+use crate::bench_support;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! mode, thread count and split depth; node counts; agreement with the independent
 //! textbook backtracking; the JSON form of a `Count`.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -6,7 +6,7 @@
 //! input naming the way out; a count that would not fit in memory is refused before it
 //! starts.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use common::published;

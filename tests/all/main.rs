@@ -1,0 +1,33 @@
+//! The integration tests, in one binary (one link of the crate instead of one per
+//! file), a module per subject: the command line (`cli_count`, `engines_cli`,
+//! `messages_cli`, `place_cli`, `progress_cli`, `solve_cli`, `packaging_cli`), the
+//! library's counts (`counts`, `symmetry`, `completion_props`), long runs and their
+//! faults (`longruns`, `faults`, `memory_limit`), bench reports (`bench_report`,
+//! `bench_compare`), the readers (`readers_fuzz`), and the profiler's name for a count
+//! (`measured`).
+//!
+//! The checks of each vector path have their own binaries (`tests/kernels.rs`,
+//! `tests/join.rs`), whose harness reports a path this processor lacks as ignored.
+
+#[path = "../bench_support/mod.rs"]
+mod bench_support;
+#[path = "../common/mod.rs"]
+mod common;
+
+mod bench_compare;
+mod bench_report;
+mod cli_count;
+mod completion_props;
+mod counts;
+mod engines_cli;
+mod faults;
+mod longruns;
+mod measured;
+mod memory_limit;
+mod messages_cli;
+mod packaging_cli;
+mod place_cli;
+mod progress_cli;
+mod readers_fuzz;
+mod solve_cli;
+mod symmetry;

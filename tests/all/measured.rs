@@ -11,10 +11,11 @@ const EXE: &str = env!("CARGO_BIN_EXE_nqueens");
 fn the_binary_has_the_measured_function() {
     let binary = std::fs::read(EXE).unwrap();
     // A mangled Rust symbol spells each path segment as its length and its name.
-    let mangled: String = nqueens::MEASURED_FUNCTION
-        .split("::")
-        .map(|segment| format!("{}{segment}", segment.len()))
-        .collect();
+    let mut mangled = String::new();
+    for segment in nqueens::MEASURED_FUNCTION.split("::") {
+        mangled.push_str(&segment.len().to_string());
+        mangled.push_str(segment);
+    }
     assert!(
         binary
             .windows(mangled.len())

@@ -6,11 +6,8 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 
 use assert_cmd::cargo::CommandCargoExt;
-#[path = "../../src/cli/report/published.rs"]
-#[allow(dead_code, unused_imports)]
-mod published_table;
 
-use published_table::published;
+use crate::common::published;
 
 fn nqueens() -> Command {
     Command::cargo_bin("nqueens").unwrap()

@@ -1,8 +1,8 @@
 //! The integration tests, in one binary (one link of the crate instead of one per
-//! file), a module per subject: the command line (`cli_count`, `engines_cli`,
+//! file), a module per subject: the command line (`cli_count`, `verify_bench_cli`, `engines_cli`,
 //! `messages_cli`, `place_cli`, `progress_cli`, `solve_cli`, `packaging_cli`), the
 //! library's counts (`counts`, `symmetry`, `completion_props`), long runs and their
-//! faults (`longruns`, `faults`, `memory_limit`), bench reports (`bench_report`,
+//! faults (`longruns`, `faults`, `faults_files`, `memory_limit`), bench reports (`bench_report`,
 //! `bench_compare`), the readers (`readers_fuzz`), and the profiler's name for a count
 //! (`measured`).
 //!
@@ -21,6 +21,7 @@ mod completion_props;
 mod counts;
 mod engines_cli;
 mod faults;
+mod faults_files;
 mod longruns;
 mod measured;
 mod memory_limit;
@@ -31,3 +32,4 @@ mod progress_cli;
 mod readers_fuzz;
 mod solve_cli;
 mod symmetry;
+mod verify_bench_cli;

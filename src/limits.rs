@@ -2,6 +2,8 @@
 //! shard count and probes. They are checked here and nowhere else; the command line
 //! parses its arguments with the same checks ([`Quantity::check`]), so a range is
 //! written once.
+//!
+//! A lowest layer: it uses nothing of the crate.
 
 use std::fmt;
 

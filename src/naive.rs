@@ -4,6 +4,8 @@
 //! column per row in an array, and boolean arrays for the used columns and diagonals.
 //! It shares no code with the bitmask kernel, so tests use it to cross-check the fast
 //! counter on small boards.
+//!
+//! A lowest layer: it uses nothing of the crate.
 
 /// Counts the solutions of the n-queens problem by plain array backtracking.
 ///

@@ -1,6 +1,8 @@
 //! Choices named on the command line and in JSON (symmetry modes, kernels, output
 //! formats): one macro gives each its `Display`, its `FromStr` with an error that lists
 //! every name, and its `Serialize` and `Deserialize` as the name.
+//!
+//! A lowest layer: it uses nothing of the crate.
 
 use std::fmt;
 

@@ -1,5 +1,7 @@
 //! Seconds in JSON: rounded to the nanosecond (the resolution of the clock that measured
 //! them), so that `2.5035536929999997` is written `2.503553693`.
+//!
+//! A lowest layer: it uses nothing of the crate.
 
 /// `seconds` rounded to the nearest nanosecond. The result is the double nearest to a
 /// decimal with at most 9 places, so it prints without float noise.

@@ -1,6 +1,9 @@
 //! What only the command needs: the bench ladder (timed, or counted in instructions
 //! under valgrind), its reports, their statistics, comparison and plot; the
 //! verification against the published totals; and facts about the machine and build.
+//!
+//! It uses the library's public API (`nqueens::...`) and nothing of the rest of `cli`
+//! (the commands use it).
 
 pub(crate) mod bench;
 pub(crate) mod compare;

@@ -78,9 +78,10 @@ pub struct RunArgs {
     /// The highest processor level the inner loops may use: auto (the highest this
     /// processor runs), avx512, avx2 or scalar. Each engine runs its best code at or
     /// below it: backtrack its AVX-512 (16 nodes at a time), AVX2 (8) or scalar (1)
-    /// kernel; join its AVX2 code for avx2 and avx512 (it has no AVX-512 code yet),
-    /// its portable code for scalar. It never chooses the engine. Every kernel gives
-    /// the same counts.
+    /// kernel, and scalar where its tasks leave fewer than 8 rows (small boards), which
+    /// is faster there; join its AVX2 code for avx2 and avx512 (it has no AVX-512 code
+    /// yet), its portable code for scalar. It never chooses the engine. The JSON
+    /// `kernel` says what ran. Every kernel gives the same counts.
     #[arg(long, value_name = "KERNEL", default_value = "auto", value_parser = kernel)]
     pub kernel: Kernel,
     /// Counting engine: auto (join for whole boards under full symmetry of even N >= 12

@@ -50,15 +50,6 @@ impl Work {
         }
     }
 
-    /// `amount` in the same unit as this.
-    #[must_use]
-    pub fn of_same_unit(self, amount: u128) -> Work {
-        match self {
-            Work::Nodes(_) => Work::Nodes(amount),
-            Work::Pairs(_) => Work::Pairs(amount),
-        }
-    }
-
     /// The work written as the two optional JSON fields, exactly one of them set; `None`
     /// for any other combination.
     pub fn from_fields(nodes: Option<u128>, pairs: Option<u128>) -> Option<Work> {
@@ -99,6 +90,5 @@ mod tests {
         assert_eq!(row(Work::Pairs(5)), r#"{"total":2,"pairs":5,"tasks":3}"#);
         assert_eq!(Work::from_fields(Some(1), None), Some(Work::Nodes(1)));
         assert_eq!(Work::from_fields(Some(1), Some(2)), None);
-        assert_eq!(Work::Pairs(4).of_same_unit(9), Work::Pairs(9));
     }
 }

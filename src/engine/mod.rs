@@ -8,12 +8,15 @@
 //! engine's own unit: nodes (queens placed) for `backtrack`, pairs of half-boards for
 //! `join`.
 //!
-//! **Interface.** Every engine implements [`CountingEngine`] (its name, the options it
-//! serves and the message when it does not, the identity fields it adds to checkpoints
-//! and shard reports, its work unit, its kernel at a processor [`Level`], its predicted
-//! peak memory, and its plan) and [`Plan`] (board size, unit count, run unit `i`,
-//! symmetry, split depth, set-up work, kernel, peak memory, its own work estimate).
-//! The layers above (run, estimate, merge) ask these; they never match on an engine.
+//! **Interface.** Every engine implements [`CountingEngine`] (its smallest board, the
+//! options it serves and the message when it does not, what makes a shard report of it
+//! impossible, the identity fields it adds to checkpoints and shard reports (the
+//! version of its list of units), its work unit, its kernel at a processor [`Level`],
+//! its predicted peak memory, and its plan) and [`Plan`] (board size, unit count, run
+//! unit `i`, symmetry, split depth, set-up work, kernel actually run, peak memory, its
+//! own work estimate). The engine's name is [`Engine`], which this layer pairs with
+//! each (a plan comes with it: [`Planned`]). The layers above (run, estimate, merge)
+//! ask these; they never match on an engine.
 //!
 //! - [`choice`]: the names ([`EngineChoice`] with `auto`, [`Engine`] without) and the
 //!   rule `auto` follows;

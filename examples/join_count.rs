@@ -1,6 +1,8 @@
 //! A bare driver of the half-board join engine, for timing it against other builds
-//! (not part of the command line): `join_count N [THREADS] [scalar|avx2]` prints the
-//! total, the units, the pair evaluations, the vector code and the seconds.
+//! (not part of the command line): `join_count N [THREADS] [scalar|avx2|avx512] [STRIDE]`
+//! prints the total, the units, the pair evaluations, the vector code and the seconds.
+//! With a `STRIDE` above 1 it runs every `STRIDE`-th unit only (a quick, repeatable
+//! sample for timing; its total is then a partial sum).
 
 use std::time::Instant;
 
@@ -11,15 +13,17 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(0);
     if !(JOIN_MIN_N..=JOIN_MAX_N).contains(&n) {
-        eprintln!("usage: join_count N [THREADS] [scalar|avx2], N in {JOIN_MIN_N}..={JOIN_MAX_N}");
+        eprintln!("usage: join_count N [THREADS] [scalar|avx2|avx512] [STRIDE], N in {JOIN_MIN_N}..={JOIN_MAX_N}");
         std::process::exit(2);
     }
     let threads: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1);
     let vectors = match args.get(2).map(String::as_str) {
         Some("scalar") => Vectors::Portable,
         Some("avx2") => Vectors::avx2().expect("this processor lacks AVX2, BMI2 or POPCNT"),
+        Some("avx512") => Vectors::avx512().expect("this processor lacks the AVX-512 features"),
         _ => Vectors::best(),
     };
+    let stride: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
     let start = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -29,6 +33,7 @@ fn main() {
     let (total, pairs) = pool.install(|| {
         (0..plan.len())
             .into_par_iter()
+            .filter(|index| index % stride == 0)
             .map(|index| plan.run_unit(index))
             .map(|outcome| (outcome.weighted, outcome.pairs))
             .reduce(

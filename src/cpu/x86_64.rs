@@ -36,6 +36,27 @@ impl Avx512 {
     }
 }
 
+/// Proof that this processor has AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ, BMI2 and
+/// POPCNT: the features of the join's AVX-512 code (512-bit ORs, three-input logic and a
+/// native vector popcount). A token only [`Avx512Popcnt::detect`] makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Avx512Popcnt {
+    _proof: (),
+}
+
+impl Avx512Popcnt {
+    /// The token, if this processor has AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ, BMI2 and
+    /// POPCNT.
+    pub fn detect() -> Option<Self> {
+        let supported = is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("avx512vpopcntdq")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("popcnt");
+        supported.then_some(Avx512Popcnt { _proof: () })
+    }
+}
+
 /// Proof that this processor has POPCNT and BMI1: a token only [`BitOps::detect`] makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct BitOps {

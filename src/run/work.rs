@@ -203,8 +203,6 @@ fn unsuited_for_join(placement: &Placement, options: &Options) -> Option<Unsuite
             n,
             min: crate::join::MIN_N,
         })
-    } else if options.kernel == Kernel::Avx512 {
-        Some(Unsuited::Kernel(Kernel::Avx512.name()))
     } else {
         None
     }
@@ -216,6 +214,8 @@ pub(crate) fn vectors_kernel(vectors: Vectors) -> Kernel {
         Vectors::Portable => Kernel::Scalar,
         #[cfg(target_arch = "x86_64")]
         Vectors::Avx2(_) => Kernel::Avx2,
+        #[cfg(target_arch = "x86_64")]
+        Vectors::Avx512 { .. } => Kernel::Avx512,
     }
 }
 
@@ -227,9 +227,15 @@ fn join_vectors(kernel: Kernel) -> Result<Vectors, Error> {
     match kernel {
         Kernel::Auto => Ok(Vectors::best()),
         Kernel::Scalar => Ok(Vectors::Portable),
-        Kernel::Avx2 | Kernel::Avx512 => Vectors::avx2().ok_or(Error::KernelUnsupported {
+        Kernel::Avx2 => Vectors::avx2().ok_or(Error::KernelUnsupported {
             kernel: kernel.name(),
             needs: kernel.needs(),
         }),
+        Kernel::Avx512 => Vectors::avx512()
+            .or_else(Vectors::avx2)
+            .ok_or(Error::KernelUnsupported {
+                kernel: kernel.name(),
+                needs: kernel.needs(),
+            }),
     }
 }

@@ -18,6 +18,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod inner;
 
 use crate::join::bits::{binomial, colex_rank, deposit_bits, low_mask, next_same_popcount};
@@ -109,6 +111,8 @@ pub(crate) fn generate(
         Vectors::Portable => generate_with(inner::Portable, layout, table, spec, out),
         #[cfg(target_arch = "x86_64")]
         Vectors::Avx2(token) => avx2::generate(token, layout, table, spec, out),
+        #[cfg(target_arch = "x86_64")]
+        Vectors::Avx512 { avx512, .. } => avx512::generate(avx512, layout, table, spec, out),
     }
 }
 

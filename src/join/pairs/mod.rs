@@ -35,6 +35,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod blocks;
 mod portable;
 mod sort;
@@ -120,6 +122,10 @@ pub fn count(
         Vectors::Portable => portable::count(stored, items, &mut scratch.prepared),
         #[cfg(target_arch = "x86_64")]
         Vectors::Avx2(token) => avx2::count(token, stored, items, &mut scratch.prepared),
+        #[cfg(target_arch = "x86_64")]
+        Vectors::Avx512 { avx512, .. } => {
+            avx512::count(avx512, stored, items, &mut scratch.prepared)
+        }
     }
 }
 

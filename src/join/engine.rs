@@ -7,6 +7,7 @@ use crate::engine::unit::TaskResult;
 use crate::engine::work::Work;
 use crate::error::{Error, Unsuited};
 use crate::join::units::JoinPlan;
+use crate::join::path::Path;
 use crate::join::{memory, MIN_N};
 use crate::symmetry::Symmetry;
 
@@ -21,14 +22,9 @@ pub(crate) struct Join;
 /// The join engine, as the engine layer lists it.
 pub(crate) static JOIN: Join = Join;
 
-/// The kernel the join's hot loops run at `level`: its AVX2 path from the AVX2 level
-/// up (it has no AVX-512 path yet), its portable path below.
+/// The kernel the join's hot loops run at `level` (see [`Path`]).
 fn kernel_at(level: Level) -> Kernel {
-    match level {
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2(_) | Level::Avx512(_) => Kernel::Avx2,
-        _ => Kernel::Scalar,
-    }
+    Path::at(level).kernel()
 }
 
 impl CountingEngine for Join {
@@ -119,7 +115,7 @@ impl Plan for JoinPlan {
     }
 
     fn kernel(&self) -> Kernel {
-        kernel_at(self.level())
+        self.path().kernel()
     }
 
     fn peak_bytes(&self, threads: usize) -> u64 {

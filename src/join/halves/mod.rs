@@ -18,9 +18,11 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod inner;
 
-use crate::cpu::Level;
+use crate::join::path::Path;
 use crate::join::bits::{binomial, colex_rank, deposit_bits, low_mask, next_same_popcount};
 use crate::join::layout::Layout;
 use crate::join::quadrants::QuadrantTable;
@@ -97,21 +99,20 @@ pub(crate) trait InnerLoop: Copy {
 }
 
 /// Appends to `out` the tagged join pattern of every kept half-board of `spec`, with
-/// the best inner loop at or below `level`.
+/// the inner loop of `path`.
 pub(crate) fn generate(
-    level: Level,
+    path: Path,
     layout: &Layout,
     table: &QuadrantTable,
     spec: &HalfSpec,
     out: &mut HalfBoards,
 ) {
-    match level {
-        // No AVX-512 path yet: the AVX2 one, which the AVX-512 level proves.
+    match path {
+        Path::Portable => generate_with(inner::Portable, layout, table, spec, out),
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512(token) => avx2::generate(token.avx2(), layout, table, spec, out),
+        Path::Avx2(token) => avx2::generate(token, layout, table, spec, out),
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2(token) => avx2::generate(token, layout, table, spec, out),
-        _ => generate_with(inner::Portable, layout, table, spec, out),
+        Path::Avx512(token) => avx512::generate(token, layout, table, spec, out),
     }
 }
 

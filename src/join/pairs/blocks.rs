@@ -13,13 +13,14 @@ use super::{
 
 /// The most key bits (item groups: `2^MAX_KEY_BITS * CLASS_COUNT`).
 const MAX_KEY_BITS: u32 = 10;
-/// The key bits beyond `log2(number of blocks)`.
-const KEY_EXTRA_BITS: u32 = 1;
+/// The key bits beyond `log2(number of blocks)` (more measured slower: their item
+/// groups cost more to visit than the blocks they skip).
+const KEY_EXTRA_BITS: u32 = 0;
 /// The patterns sampled on each side to choose the key.
 const KEY_SAMPLE: usize = 128;
 
-/// One bit per block slot ([`LANE_WORDS`] words), aligned for 256-bit loads.
-#[repr(C, align(32))]
+/// One bit per block slot ([`LANE_WORDS`] words), aligned for 512-bit loads.
+#[repr(C, align(64))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Lane(pub(super) [u64; LANE_WORDS]);
 

@@ -35,11 +35,14 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod blocks;
 mod portable;
 mod sort;
 
 use crate::cpu::Level;
+use crate::join::path::Path;
 pub(crate) use blocks::Prepared;
 
 /// The number of item weight classes (weights 1, 2, 4, 8).
@@ -104,6 +107,16 @@ pub struct PairScratch {
 /// # Panics
 /// If `stored` or `items` is longer than [`MAX_COUNT_LEN`].
 pub fn count(level: Level, stored: &[u64], items: &[u64], scratch: &mut PairScratch) -> PairCounts {
+    count_on(Path::at(level), stored, items, scratch)
+}
+
+/// [`count`] on the path `path`.
+pub(crate) fn count_on(
+    path: Path,
+    stored: &[u64],
+    items: &[u64],
+    scratch: &mut PairScratch,
+) -> PairCounts {
     assert!(
         stored.len() <= MAX_COUNT_LEN && items.len() <= MAX_COUNT_LEN,
         "a count takes at most 2^30 patterns a side"
@@ -111,13 +124,12 @@ pub fn count(level: Level, stored: &[u64], items: &[u64], scratch: &mut PairScra
     if stored.len() < PLAIN_LOOP_LIMIT {
         return plain_count(stored, items);
     }
-    match level {
-        // No AVX-512 path yet: the AVX2 one, which the AVX-512 level proves.
+    match path {
+        Path::Portable => portable::count(stored, items, &mut scratch.prepared),
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512(token) => avx2::count(token.avx2(), stored, items, &mut scratch.prepared),
+        Path::Avx2(token) => avx2::count(token, stored, items, &mut scratch.prepared),
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2(token) => avx2::count(token, stored, items, &mut scratch.prepared),
-        _ => portable::count(stored, items, &mut scratch.prepared),
+        Path::Avx512(token) => avx512::count(token, stored, items, &mut scratch.prepared),
     }
 }
 
@@ -133,7 +145,7 @@ pub(crate) struct WeightedPairs {
 /// [`count`] for lists of any length, cut into pieces of at most `piece` entries
 /// ([`MAX_COUNT_LEN`] in use; smaller in tests), with the weights applied.
 pub(crate) fn count_weighted(
-    level: Level,
+    path: Path,
     stored: &[u64],
     items: &[u64],
     piece: usize,
@@ -142,7 +154,7 @@ pub(crate) fn count_weighted(
     let mut sum = WeightedPairs::default();
     for stored_piece in stored.chunks(piece) {
         for item_piece in items.chunks(piece) {
-            let counts = count(level, stored_piece, item_piece, scratch);
+            let counts = count_on(path, stored_piece, item_piece, scratch);
             // A piece counts below 2^61 pairs and weighs them at most 8 each, and the
             // lists hold at most 2^61 entries each (8 bytes each in memory), so at most
             // 2^62 pieces: every sum stays below 2^126.

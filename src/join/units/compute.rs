@@ -73,7 +73,7 @@ fn fill_half(tables: &Tables, spec: &HalfSpec, side: Side, scratch: &mut UnitScr
         Side::West => &mut scratch.west,
     };
     list.clear();
-    generate(tables.level, &tables.layout, &tables.quadrants, spec, list);
+    generate(tables.path, &tables.layout, &tables.quadrants, spec, list);
     let len = list.as_slice().len();
     #[cfg(test)]
     note_longest(scratch);
@@ -90,7 +90,7 @@ fn add_pairs(
     scratch: &mut PairScratch,
     outcome: &mut UnitOutcome,
 ) {
-    let counts = count_weighted(tables.level, stored, items, MAX_COUNT_LEN, scratch);
+    let counts = count_weighted(tables.path, stored, items, MAX_COUNT_LEN, scratch);
     outcome.weighted = outcome
         .weighted
         .checked_add(counts.weighted)
@@ -190,6 +190,10 @@ fn run_arms_row(
     if !fill_half(tables, &west, Side::West, scratch) {
         return outcome;
     }
+    // Every column's east half-boards, each with its guard, are stored together and
+    // joined in one count: a pair counts for a column exactly when the west half-board
+    // avoids both that column's east half-board and its guard.
+    scratch.stored.clear();
     for col in h + 1..row {
         let shape = StartShape::new(layout, Start::Arms { col, row });
         let east_rows = shape.free_rows & !west_rows;
@@ -204,18 +208,17 @@ fn run_arms_row(
         let (col_queen_sum, col_queen_diff) = layout.diagonals_of(h, col);
         let guard = layout.pattern(col_queen_sum, col_queen_diff);
         debug_assert_eq!(guard.count_ones(), 2);
-        scratch.stored.clear();
         scratch
             .stored
             .extend(scratch.east.as_slice().iter().map(|&p| p | guard));
-        add_pairs(
-            tables,
-            &scratch.stored,
-            scratch.west.as_slice(),
-            &mut scratch.pairs,
-            &mut outcome,
-        );
     }
+    add_pairs(
+        tables,
+        &scratch.stored,
+        scratch.west.as_slice(),
+        &mut scratch.pairs,
+        &mut outcome,
+    );
     outcome
 }
 

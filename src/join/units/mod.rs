@@ -18,6 +18,7 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::cpu::Level;
 use crate::join::layout::Layout;
+use crate::join::path::Path;
 use crate::join::quadrants::QuadrantTable;
 use crate::join::{MAX_N, MIN_N};
 use compute::UnitScratch;
@@ -42,8 +43,10 @@ pub(crate) struct Tables {
     layout: Layout,
     /// Every quadrant placement.
     quadrants: QuadrantTable,
-    /// The processor level of the hot loops (each runs its best path at or below it).
+    /// The processor level of the run.
     level: Level,
+    /// The code path of the hot loops: the best at or below `level`.
+    path: Path,
 }
 
 /// The join of one board size: its tables and its units.
@@ -82,6 +85,7 @@ impl JoinPlan {
                 layout,
                 quadrants,
                 level,
+                path: Path::at(level),
             },
             units,
             idle: Mutex::new(Vec::new()),
@@ -106,6 +110,11 @@ impl JoinPlan {
     /// The processor level the plan runs at.
     pub fn level(&self) -> Level {
         self.tables.level
+    }
+
+    /// The code path the plan's hot loops run.
+    pub(crate) fn path(&self) -> Path {
+        self.tables.path
     }
 
     /// Computes unit `index`. Units are independent: any order, any thread, any

@@ -47,6 +47,38 @@ pub enum Error {
         /// What the system says is available, in bytes.
         available: u64,
     },
+    /// The count would need more memory than the budget it was given
+    /// ([`crate::Options::memory`]) on its threads.
+    #[error(
+        "the {engine} engine needs at least {} of memory for N = {n} on {threads} thread{}, more than the budget of {}",
+        human_bytes(*needed),
+        if *threads == 1 { "" } else { "s" },
+        human_bytes(*budget)
+    )]
+    MemoryBudget {
+        /// The engine's name.
+        engine: &'static str,
+        /// The board size.
+        n: usize,
+        /// Worker threads.
+        threads: usize,
+        /// The least budget that would do, in bytes.
+        needed: u64,
+        /// The budget given, in bytes.
+        budget: u64,
+    },
+    /// The memory budget asked for is more than is available here.
+    #[error(
+        "a memory budget of {} is more than the {} available here (free memory, or the job's memory limit)",
+        human_bytes(*budget),
+        human_bytes(*available)
+    )]
+    MemoryOverAvailable {
+        /// The budget asked for, in bytes.
+        budget: u64,
+        /// What the system says is available, in bytes.
+        available: u64,
+    },
     /// The requested split would create too many tasks to hold in memory.
     #[error(
         "split depth {depth} gives more than {limit} tasks for N = {n}: choose a smaller depth"

@@ -57,7 +57,7 @@ impl CountingEngine for Backtrack {
         Resolved::at(level).kernel()
     }
 
-    fn predicted_peak_bytes(&self, _: usize, _: usize) -> Option<u64> {
+    fn predicted_peak_bytes(&self, _: &Request<'_>) -> Option<u64> {
         None
     }
 

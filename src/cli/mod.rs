@@ -108,9 +108,18 @@ impl From<nqueens::Error> for Failure {
             Error::EngineUnsuited { .. } => {
                 Failure::usage(format!("{e}: use --engine backtrack (or auto)"))
             }
-            Error::Memory { .. } => Failure::usage(format!(
-                "{e}: use --engine backtrack, or a machine with more memory"
+            Error::Memory { n, .. } if *n >= 24 => Failure::usage(format!(
+                "{e}: give the join engine a budget that fits (--memory), or use fewer threads"
             )),
+            Error::Memory { .. } => Failure::usage(format!(
+                "{e}: give it a budget that fits (--memory), use --engine backtrack, or a machine with more memory"
+            )),
+            Error::MemoryBudget { .. } => {
+                Failure::usage(format!("{e}: raise --memory, or use fewer threads"))
+            }
+            Error::MemoryOverAvailable { .. } => {
+                Failure::usage(format!("{e}: give --memory at most what is available"))
+            }
             Error::Placement(PlacementError::Unique) => Failure::usage(
                 "--unique cannot be combined with placed queens: symmetry classes are only \
                  defined for the whole board",

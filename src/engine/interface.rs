@@ -10,7 +10,7 @@ use crate::model::placement::Placement;
 use crate::symmetry::Symmetry;
 
 /// What a count asks of an engine: the board (with its pre-placed queens), the
-/// symmetry reduction and the split depth.
+/// symmetry reduction, the split depth, the threads and the memory budget.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Request<'a> {
     /// The pre-placed queens (the empty placement for the whole board); its size is n.
@@ -19,6 +19,10 @@ pub(crate) struct Request<'a> {
     pub(crate) symmetry: Symmetry,
     /// The split depth asked for, if any.
     pub(crate) split_depth: Option<usize>,
+    /// The worker threads the plan runs on.
+    pub(crate) threads: usize,
+    /// The bytes the plan may use (`u64::MAX`: no limit).
+    pub(crate) memory: u64,
 }
 
 /// An engine's own estimate of a plan's work (the backtracking engine's probes), and
@@ -65,9 +69,11 @@ pub(crate) trait CountingEngine: Sync {
     /// may run a lower one where that is faster: [`Plan::kernel`] says which).
     fn kernel(&self, level: Level) -> Kernel;
 
-    /// Its peak memory for a board of size `n` on `threads` workers, predicted before
-    /// anything is allocated; `None` when it is small and only known once planned.
-    fn predicted_peak_bytes(&self, n: usize, threads: usize) -> Option<u64>;
+    /// Its peak memory for `request` (on its threads, within its budget where it can
+    /// be), predicted before anything is allocated; `None` when it is small and only
+    /// known once planned. A prediction above the budget is the least budget that
+    /// would do.
+    fn predicted_peak_bytes(&self, request: &Request<'_>) -> Option<u64>;
 
     /// Its plan for `request` (which it serves), with hot loops at `level`.
     ///

@@ -119,6 +119,8 @@ mod tests {
                 placement: &placement,
                 symmetry,
                 split_depth: None,
+                threads: 1,
+                memory: u64::MAX,
             };
             choose(EngineChoice::Auto, &request).unwrap()
         };

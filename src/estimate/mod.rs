@@ -170,6 +170,10 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
         placement: &placement,
         symmetry: options.symmetry,
         split_depth: options.split_depth,
+        threads,
+        // An estimate may be for another machine: a budget above what is free here
+        // is taken as given.
+        memory: options.memory.or_else(available_bytes).unwrap_or(u64::MAX),
     };
     let level = options.kernel.level()?;
     let chosen = engine::choose(options.engine, &request)?;
@@ -205,9 +209,9 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
         version: crate::build_info::VERSION,
         commit: crate::build_info::COMMIT,
     };
-    if let Some(bytes) = counting.predicted_peak_bytes(n, threads) {
+    if let Some(bytes) = counting.predicted_peak_bytes(&request) {
         e.memory_bytes = bytes;
-        e.fits = fits(bytes);
+        e.fits = bytes <= request.memory;
         if !e.fits {
             return Ok(e);
         }

@@ -75,12 +75,24 @@ impl CountingEngine for Join {
         kernel_at(level)
     }
 
-    fn predicted_peak_bytes(&self, n: usize, threads: usize) -> Option<u64> {
-        Some(memory::peak_bytes(n, threads))
+    fn predicted_peak_bytes(&self, request: &Request<'_>) -> Option<u64> {
+        let n = u32::try_from(request.placement.n()).ok()?;
+        let fit = memory::fit(n, memory::units_bound(n), request.threads, request.memory);
+        Some(fit.map_or_else(|least| least, |fit| fit.peak))
     }
 
     fn plan(&self, request: &Request<'_>, level: Level) -> Result<Box<dyn Plan>, Error> {
-        Ok(Box::new(JoinPlan::new(request.placement.n(), level)))
+        let n = request.placement.n();
+        let plan = JoinPlan::within(n, level, request.memory, request.threads).map_err(|least| {
+            Error::MemoryBudget {
+                engine: "join",
+                n,
+                threads: request.threads,
+                needed: least,
+                budget: request.memory,
+            }
+        })?;
+        Ok(Box::new(plan))
     }
 }
 
@@ -119,7 +131,7 @@ impl Plan for JoinPlan {
     }
 
     fn peak_bytes(&self, threads: usize) -> u64 {
-        memory::peak_bytes(JoinPlan::n(self), threads)
+        JoinPlan::peak_bytes(self, threads)
     }
 
     fn estimate_work(&self, _: u64, _: u64) -> Result<Option<WorkEstimate>, Error> {

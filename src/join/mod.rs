@@ -30,6 +30,7 @@
 //! from `symmetry`'s; it names the symmetry mode only to report it).
 
 pub(crate) mod bits;
+pub(crate) mod cells;
 pub(crate) mod engine;
 pub(crate) mod halves;
 pub(crate) mod layout;

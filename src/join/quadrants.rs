@@ -93,6 +93,12 @@ impl QuadrantTable {
         self.entries.len()
     }
 
+    /// The length of its largest cell.
+    #[cfg(test)]
+    pub(crate) fn largest_cell(&self) -> usize {
+        self.offsets.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0)
+    }
+
     /// The heap bytes the table holds.
     #[cfg(test)]
     pub(crate) fn heap_bytes(&self) -> u64 {

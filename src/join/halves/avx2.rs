@@ -16,34 +16,31 @@ use std::arch::x86_64::{
 };
 
 use super::inner::InnerParts;
-use super::{generate_with, HalfBoards, HalfSpec, InnerLoop, OuterPart};
+use super::walk::generate_with;
+use super::{HalfBoards, HalfCursor, InnerLoop, OuterPart, Piece};
 use crate::cpu::x86_64::Avx2;
-use crate::join::layout::Layout;
-use crate::join::quadrants::QuadrantTable;
 
 /// [`super::generate`] with the AVX2 inner loop; `token` proves the features.
 pub(super) fn generate(
     token: Avx2,
-    layout: &Layout,
-    table: &QuadrantTable,
-    spec: &HalfSpec,
+    piece: &Piece<'_>,
+    cursor: &mut HalfCursor,
     out: &mut HalfBoards,
 ) {
     // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features
     // `generate_avx2` is compiled with.
-    unsafe { generate_avx2(token, layout, table, spec, out) }
+    unsafe { generate_avx2(token, piece, cursor, out) }
 }
 
 /// The generation, inlined and compiled with the AVX2 features.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 fn generate_avx2(
     token: Avx2,
-    layout: &Layout,
-    table: &QuadrantTable,
-    spec: &HalfSpec,
+    piece: &Piece<'_>,
+    cursor: &mut HalfCursor,
     out: &mut HalfBoards,
 ) {
-    generate_with(token, layout, table, spec, out);
+    generate_with(token, piece, cursor, out);
 }
 
 impl InnerLoop for Avx2 {

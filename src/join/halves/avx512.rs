@@ -16,34 +16,31 @@ use std::arch::x86_64::{
 };
 
 use super::inner::{InnerParts, INNER_PAD};
-use super::{generate_with, HalfBoards, HalfSpec, InnerLoop, OuterPart};
+use super::walk::generate_with;
+use super::{HalfBoards, HalfCursor, InnerLoop, OuterPart, Piece};
 use crate::cpu::x86_64::Avx512Popcnt;
-use crate::join::layout::Layout;
-use crate::join::quadrants::QuadrantTable;
 
 /// [`super::generate`] with the AVX-512 inner loop; `token` proves the features.
 pub(super) fn generate(
     token: Avx512Popcnt,
-    layout: &Layout,
-    table: &QuadrantTable,
-    spec: &HalfSpec,
+    piece: &Piece<'_>,
+    cursor: &mut HalfCursor,
     out: &mut HalfBoards,
 ) {
     // SAFETY: `token` proves AVX-512F, BMI2 and POPCNT (`Avx512::popcnt`), the
     // features `generate_avx512` is compiled with.
-    unsafe { generate_avx512(token, layout, table, spec, out) }
+    unsafe { generate_avx512(token, piece, cursor, out) }
 }
 
 /// The generation, inlined and compiled with the AVX-512 features.
 #[target_feature(enable = "avx512f,bmi2,popcnt")]
 fn generate_avx512(
     token: Avx512Popcnt,
-    layout: &Layout,
-    table: &QuadrantTable,
-    spec: &HalfSpec,
+    piece: &Piece<'_>,
+    cursor: &mut HalfCursor,
     out: &mut HalfBoards,
 ) {
-    generate_with(token, layout, table, spec, out);
+    generate_with(token, piece, cursor, out);
 }
 
 impl InnerLoop for Avx512Popcnt {

@@ -29,6 +29,11 @@ pub(crate) struct InnerParts {
 impl InnerParts {
     /// Prepares `list` (placed at `place`) as the inner side. `inner_is_north` tells
     /// which flag the inner entries carry (north: main, south: anti).
+    #[inline(always)]
+    #[allow(
+        clippy::inline_always,
+        reason = "the preparation inlines into the walk compiled with the vector features"
+    )]
     pub(super) fn fill(
         &mut self,
         layout: &Layout,

@@ -88,19 +88,26 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
-    /// Builds the blocks of `stored` and the item groups of the tagged `items` (at most
-    /// `2^30` each), with `pext` any correct bit extract.
+    /// Builds the blocks of `stored` (at most `2^30` patterns), with a key chosen for
+    /// items like `sample`, and `pext` any correct bit extract. Items are grouped for
+    /// them afterwards ([`Prepared::group`]), as many times as wanted.
     #[inline(always)]
-    pub(super) fn prepare(
+    pub(super) fn prepare_stored(
         &mut self,
         stored: &[u64],
-        items: &[u64],
+        sample: &[u64],
         pext: impl Fn(u64, u64) -> u64,
     ) {
-        self.choose_key(stored, items);
+        self.choose_key(stored, sample);
         self.sort_stored(stored, &pext);
-        self.group_items(items, &pext);
         self.build_blocks(&pext);
+    }
+
+    /// Groups the tagged `items` (at most `2^30`) for the prepared blocks, with `pext`
+    /// any correct bit extract.
+    #[inline(always)]
+    pub(super) fn group(&mut self, items: &[u64], pext: impl Fn(u64, u64) -> u64) {
+        self.group_items(items, &pext);
     }
 
     /// Picks the bits with the largest (item frequency x stored frequency), from evenly
@@ -238,7 +245,7 @@ impl Prepared {
 
     /// The item range of group (`key`, `class`).
     #[inline(always)]
-    pub(super) fn group(&self, key: u32, class: usize) -> std::ops::Range<usize> {
+    pub(super) fn group_range(&self, key: u32, class: usize) -> std::ops::Range<usize> {
         let g = key as usize * CLASS_COUNT + class;
         self.group_starts[g] as usize..self.group_starts[g + 1] as usize
     }

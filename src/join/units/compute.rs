@@ -1,20 +1,37 @@
 //! One unit's computation: generate its half-boards, join them, weigh the pairs.
+//!
+//! A unit joins one *stored* side (its east half-boards; for an odd board's arms unit,
+//! those of every middle-row column, each with its guard) with one *item* side (its
+//! west half-boards, tagged with their weights). Each side is generated in pieces of at
+//! most the plan's caps ([`Caps`]): for each stored piece, prepared once, the item side
+//! is generated piece by piece and counted against it. With caps larger than the lists
+//! (the usual case) that is one piece a side.
 
 use super::list::UnitKind;
 use super::{Tables, UnitOutcome};
-use crate::join::halves::{generate, HalfBoards, HalfSpec};
-use crate::join::pairs::{count_weighted, tagged, PairScratch, MAX_COUNT_LEN};
+use crate::join::halves::{generate, Cells, HalfBoards, HalfCursor, HalfSpec, Piece};
+use crate::join::pairs::{
+    count_prepared_weighted, prepare, tagged, PairScratch, WeightedPairs, MAX_COUNT_LEN,
+};
 use crate::join::weights::{west_weight, Start, StartShape};
+
+/// The most half-boards a piece of each side holds (each may pass it by one inner
+/// list, at most `(q/2)!` half-boards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Caps {
+    /// The stored side's pieces (east half-boards).
+    pub(crate) stored: usize,
+    /// The item side's pieces (west half-boards).
+    pub(crate) items: usize,
+}
 
 /// The buffers of one unit, reused by the next unit on the same worker.
 #[derive(Default)]
 pub(crate) struct UnitScratch {
-    /// The east half-boards.
-    east: HalfBoards,
-    /// The west half-boards (the tagged items).
-    west: HalfBoards,
-    /// The east patterns with the middle-row queen's diagonals (odd `n`).
-    stored: Vec<u64>,
+    /// The stored half-boards (east) of the current piece.
+    stored: HalfBoards,
+    /// The item half-boards (west, tagged) of the current piece.
+    items: HalfBoards,
     /// The pair counter's buffers.
     pairs: PairScratch,
     /// The longest half-board list generated with these buffers (for the memory
@@ -58,47 +75,85 @@ fn east_spec(tables: &Tables, shape: &StartShape, east_rows: u64) -> HalfSpec {
     }
 }
 
-/// Which of a unit's two half-board lists a half is generated into.
-#[derive(Clone, Copy)]
-enum Side {
-    East,
-    West,
-}
+/// One stored half: its spec and the guard ORed into its patterns.
+type StoredHalf = (HalfSpec, u64);
 
-/// Generates the half-boards of `spec` into the `side` list of `scratch` (replacing
-/// what it held), and tells whether there are any.
-fn fill_half(tables: &Tables, spec: &HalfSpec, side: Side, scratch: &mut UnitScratch) -> bool {
-    let list = match side {
-        Side::East => &mut scratch.east,
-        Side::West => &mut scratch.west,
-    };
-    list.clear();
-    generate(tables.path, &tables.layout, &tables.quadrants, spec, list);
-    let len = list.as_slice().len();
+/// Joins the stored halves `stored` with the item half `items`, piece by piece.
+fn join(tables: &Tables, stored: &[StoredHalf], items: &HalfSpec, scratch: &mut UnitScratch) -> UnitOutcome {
+    let mut sum = WeightedPairs::default();
+    let (mut half, mut cursor) = (0, HalfCursor::default());
+    while half < stored.len() {
+        scratch.stored.clear();
+        while half < stored.len() {
+            let (spec, guard) = &stored[half];
+            let from = scratch.stored.len();
+            let piece = tables.piece(spec, tables.caps.stored);
+            generate(tables.path, &piece, &mut cursor, &mut scratch.stored);
+            if *guard != 0 {
+                scratch.stored.or_from(from, *guard);
+            }
+            if !cursor.is_done() {
+                break;
+            }
+            (half, cursor) = (half + 1, HalfCursor::default());
+        }
+        if scratch.stored.len() > 0 {
+            count_items(tables, items, scratch, &mut sum);
+        }
+    }
     #[cfg(test)]
     note_longest(scratch);
-    len > 0
+    UnitOutcome {
+        weighted: sum.weighted,
+        pairs: sum.pairs,
+    }
 }
 
-/// Counts the pairs of `stored` (east) and `items` (tagged west) into `outcome`. Its
-/// sums stay below `2^100`: at most `h` counts of at most `h! * (h! + 511)` pairs of
-/// weight at most 8, with `h! < 2^45`.
-fn add_pairs(
-    tables: &Tables,
-    stored: &[u64],
-    items: &[u64],
-    scratch: &mut PairScratch,
-    outcome: &mut UnitOutcome,
-) {
-    let counts = count_weighted(tables.path, stored, items, MAX_COUNT_LEN, scratch);
-    outcome.weighted = outcome
-        .weighted
-        .checked_add(counts.weighted)
-        .expect("below 2^100: see the bound above");
-    outcome.pairs = outcome
-        .pairs
-        .checked_add(counts.pairs)
-        .expect("below 2^100: see the bound above");
+/// Counts the item half `items`, piece by piece, against the stored piece in
+/// `scratch`, into `sum`.
+fn count_items(tables: &Tables, items: &HalfSpec, scratch: &mut UnitScratch, sum: &mut WeightedPairs) {
+    let mut cursor = HalfCursor::default();
+    let mut prepared = false;
+    while !cursor.is_done() {
+        scratch.items.clear();
+        let piece = tables.piece(items, tables.caps.items);
+        generate(tables.path, &piece, &mut cursor, &mut scratch.items);
+        if scratch.items.len() == 0 {
+            continue;
+        }
+        #[cfg(test)]
+        note_longest(scratch);
+        if !prepared {
+            prepare(
+                tables.path,
+                scratch.stored.as_slice(),
+                scratch.items.as_slice(),
+                &mut scratch.pairs,
+            );
+            prepared = true;
+        }
+        let counts = count_prepared_weighted(
+            tables.path,
+            scratch.items.as_slice(),
+            MAX_COUNT_LEN,
+            &mut scratch.pairs,
+        );
+        // Each sum stays below 2^126 (see `WeightedPairs::add`).
+        sum.weighted = sum.weighted.checked_add(counts.weighted).expect("below 2^126");
+        sum.pairs = sum.pairs.checked_add(counts.pairs).expect("below 2^126");
+    }
+}
+
+impl Tables {
+    /// A piece of `spec` of at most `cap` half-boards, with this plan's cells.
+    fn piece<'a>(&'a self, spec: &'a HalfSpec, cap: usize) -> Piece<'a> {
+        Piece {
+            layout: &self.layout,
+            cells: self.quadrants.as_ref().map_or(Cells::OnDemand, Cells::Table),
+            spec,
+            cap,
+        }
+    }
 }
 
 /// A `Rows` unit: one start, one east row set.
@@ -115,11 +170,7 @@ fn run_rows(
     let (north_south, east_west) = shape.row_weights(n, east_rows);
     let diagonal_symmetry = shape.uses_diagonal_symmetry();
 
-    let mut outcome = UnitOutcome::default();
     let east = east_spec(tables, &shape, east_rows);
-    if !fill_half(tables, &east, Side::East, scratch) {
-        return outcome;
-    }
 
     // The west half-boards, tagged with their weight class.
     let mut tags = [0u64; 4];
@@ -151,15 +202,7 @@ fn run_rows(
         tags,
         keep,
     };
-    fill_half(tables, &west, Side::West, scratch);
-    add_pairs(
-        tables,
-        scratch.east.as_slice(),
-        scratch.west.as_slice(),
-        &mut scratch.pairs,
-        &mut outcome,
-    );
-    outcome
+    join(tables, &[(east, 0)], &west, scratch)
 }
 
 /// An `ArmsRow` unit: the middle-column queen at `(row, h)`, the west rows fixed;
@@ -186,49 +229,29 @@ fn run_arms_row(
         tags: [tagged(0, 3); 4],
         keep: [true; 4],
     };
-    let mut outcome = UnitOutcome::default();
-    if !fill_half(tables, &west, Side::West, scratch) {
-        return outcome;
-    }
     // Every column's east half-boards, each with its guard, are stored together and
     // joined in one count: a pair counts for a column exactly when the west half-board
     // avoids both that column's east half-board and its guard.
-    scratch.stored.clear();
-    for col in h + 1..row {
-        let shape = StartShape::new(layout, Start::Arms { col, row });
-        let east_rows = shape.free_rows & !west_rows;
-        let east = east_spec(tables, &shape, east_rows);
-        if !fill_half(tables, &east, Side::East, scratch) {
-            continue;
-        }
-        // A west half-board on a diagonal of the (h, col) queen must not count: those
-        // diagonals, added to every east pattern, make it conflict with all of them.
-        // They always lie in the cross window (sum 2h+1..=3h-1, difference h+1..=2h-1
-        // for h < col < 2h).
-        let (col_queen_sum, col_queen_diff) = layout.diagonals_of(h, col);
-        let guard = layout.pattern(col_queen_sum, col_queen_diff);
-        debug_assert_eq!(guard.count_ones(), 2);
-        scratch
-            .stored
-            .extend(scratch.east.as_slice().iter().map(|&p| p | guard));
-    }
-    add_pairs(
-        tables,
-        &scratch.stored,
-        scratch.west.as_slice(),
-        &mut scratch.pairs,
-        &mut outcome,
-    );
-    outcome
+    let stored: Vec<StoredHalf> = (h + 1..row)
+        .map(|col| {
+            let shape = StartShape::new(layout, Start::Arms { col, row });
+            let east_rows = shape.free_rows & !west_rows;
+            // A west half-board on a diagonal of the (h, col) queen must not count:
+            // those diagonals, added to every east pattern, make it conflict with all
+            // of them. They always lie in the cross window (sum 2h+1..=3h-1,
+            // difference h+1..=2h-1 for h < col < 2h).
+            let (col_queen_sum, col_queen_diff) = layout.diagonals_of(h, col);
+            let guard = layout.pattern(col_queen_sum, col_queen_diff);
+            debug_assert_eq!(guard.count_ones(), 2);
+            (east_spec(tables, &shape, east_rows), guard)
+        })
+        .collect();
+    join(tables, &stored, &west, scratch)
 }
 
 /// Records the longer of the current lists in `scratch.longest_list`.
 #[cfg(test)]
 fn note_longest(scratch: &mut UnitScratch) {
-    let now = scratch
-        .east
-        .as_slice()
-        .len()
-        .max(scratch.west.as_slice().len());
+    let now = scratch.stored.len().max(scratch.items.len());
     scratch.longest_list = scratch.longest_list.max(now);
 }

@@ -20,7 +20,9 @@ use crate::cpu::Level;
 use crate::join::layout::Layout;
 use crate::join::path::Path;
 use crate::join::quadrants::QuadrantTable;
+use crate::join::memory::{self, Fit};
 use crate::join::{MAX_N, MIN_N};
+pub(crate) use compute::Caps;
 use compute::UnitScratch;
 pub(crate) use list::list_bytes;
 use list::UnitList;
@@ -41,8 +43,11 @@ pub struct UnitOutcome {
 pub(crate) struct Tables {
     /// The board geometry.
     layout: Layout,
-    /// Every quadrant placement.
-    quadrants: QuadrantTable,
+    /// Every quadrant placement, when the table fits the memory budget (else cells are
+    /// made on demand).
+    quadrants: Option<QuadrantTable>,
+    /// The most half-boards a piece of each side of a unit holds.
+    caps: Caps,
     /// The processor level of the run.
     level: Level,
     /// The code path of the hot loops: the best at or below `level`.
@@ -60,25 +65,45 @@ pub struct JoinPlan {
     tables: Tables,
     /// The units.
     units: UnitList,
+    /// The memory budget the plan was made for, in bytes.
+    budget: u64,
     /// The buffer sets not in use.
     idle: Mutex<Vec<UnitScratch>>,
 }
 
 impl JoinPlan {
-    /// Builds the tables and the unit list of board size `n` for the vector code
-    /// the processor level `level`. Check the memory first (`join::memory::peak_bytes`): the tables grow
-    /// about elevenfold every two board sizes.
+    /// Builds the tables and the unit list of board size `n`, with hot loops at the
+    /// processor level `level`, with no memory limit of note (the table when its size
+    /// is known, one piece per side per unit as long as the lists are as expected).
     ///
     /// # Panics
     /// If `n` is outside `MIN_N..=MAX_N`.
     pub fn new(n: usize, level: Level) -> JoinPlan {
+        JoinPlan::within(n, level, u64::MAX, 1).expect("no memory limit")
+    }
+
+    /// Builds the plan of board size `n` at `level` to run on `threads` threads within
+    /// `budget` bytes (see `join::memory`), or returns the least budget that would do.
+    ///
+    /// # Errors
+    /// The least budget, when `budget` is less.
+    ///
+    /// # Panics
+    /// If `n` is outside `MIN_N..=MAX_N`.
+    pub fn within(n: usize, level: Level, budget: u64, threads: usize) -> Result<JoinPlan, u64> {
         assert!(
             (MIN_N..=MAX_N).contains(&n),
             "the join counts n = {MIN_N}..={MAX_N}, not {n}"
         );
         let n = u32::try_from(n).expect("n <= 32");
+        let fit = memory::fit(n, memory::units_bound(n), threads, budget)?;
+        Ok(JoinPlan::with_fit(n, level, fit, budget))
+    }
+
+    /// Builds the plan of board size `n` at `level` as `fit` says, for `budget`.
+    pub(super) fn with_fit(n: u32, level: Level, fit: Fit, budget: u64) -> JoinPlan {
         let layout = Layout::new(n);
-        let quadrants = QuadrantTable::new(layout.half);
+        let quadrants = fit.table.then(|| QuadrantTable::new(layout.half));
         let units = UnitList::new(&layout);
         JoinPlan {
             tables: Tables {
@@ -86,10 +111,31 @@ impl JoinPlan {
                 quadrants,
                 level,
                 path: Path::at(level),
+                caps: fit.caps,
             },
             units,
+            budget,
             idle: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The peak bytes of this plan run on `threads` threads (an upper bound), within
+    /// its budget where it fits, else the least budget that would do.
+    pub(crate) fn peak_bytes(&self, threads: usize) -> u64 {
+        let n = self.tables.layout.n;
+        let units = u64::try_from(self.units.len()).unwrap_or(u64::MAX);
+        memory::fit(n, units, threads, self.budget).map_or_else(|least| least, |fit| fit.peak)
+    }
+
+    /// Whether the plan holds the quadrant table (else it makes cells on demand).
+    #[allow(dead_code, reason = "read by the estimate")]
+    pub(crate) fn holds_table(&self) -> bool {
+        self.tables.quadrants.is_some()
+    }
+
+    /// The caps of a unit's pieces.
+    pub(crate) fn caps(&self) -> Caps {
+        self.tables.caps
     }
 
     /// The board size.

@@ -1,6 +1,7 @@
 //! Memory before a run: what is available to it, and a refusal before anything is
 //! allocated when an engine's predicted need exceeds it.
 
+use crate::engine::Request;
 use crate::error::Error;
 use crate::run::host::cgroup;
 
@@ -28,22 +29,53 @@ fn parse_mem_available(text: &str) -> Option<u64> {
     }
 }
 
-/// Refuses a count by `engine` of size `n` that would need `needed` bytes, more than
-/// is available to it ([`available_bytes`]). Where the system does not tell, the run
-/// goes on.
+/// The memory budget of a run: `asked` (a `--memory` option) if any, else what is
+/// available ([`available_bytes`]); `u64::MAX` where neither is known.
 ///
 /// # Errors
-/// [`Error::Memory`] with both figures.
-pub(crate) fn check(engine: &'static str, n: usize, needed: u64) -> Result<(), Error> {
-    match available_bytes() {
-        Some(available) if needed > available => Err(Error::Memory {
+/// [`Error::MemoryOverAvailable`] when `asked` is more than is available.
+pub(crate) fn budget(asked: Option<u64>) -> Result<u64, Error> {
+    let available = available_bytes();
+    match (asked, available) {
+        (Some(budget), Some(available)) if budget > available => {
+            Err(Error::MemoryOverAvailable { budget, available })
+        }
+        (Some(budget), _) => Ok(budget),
+        (None, available) => Ok(available.unwrap_or(u64::MAX)),
+    }
+}
+
+/// Refuses a count by `engine` of `request` that would need `needed` bytes, more than
+/// its budget (given as an option when `given`, else what is available).
+///
+/// # Errors
+/// [`Error::MemoryBudget`] or [`Error::Memory`], with both figures.
+pub(crate) fn check(
+    engine: &'static str,
+    request: &Request<'_>,
+    given: bool,
+    needed: u64,
+) -> Result<(), Error> {
+    if needed <= request.memory {
+        return Ok(());
+    }
+    let n = request.placement.n();
+    Err(if given {
+        Error::MemoryBudget {
+            engine,
+            n,
+            threads: request.threads,
+            needed,
+            budget: request.memory,
+        }
+    } else {
+        Error::Memory {
             engine,
             n,
             needed,
-            available,
-        }),
-        _ => Ok(()),
-    }
+            available: request.memory,
+        }
+    })
 }
 
 #[cfg(test)]

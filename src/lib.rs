@@ -75,7 +75,7 @@ pub use cpu::Kernel;
 pub use engine::{Engine, EngineChoice, TaskResult, Work};
 pub use entry::{count, count_within, run_long, MEASURED_FUNCTION};
 pub use error::{Error, Unsuited};
-pub use estimate::{estimate, Estimate};
+pub use estimate::{estimate, estimate_with, Estimate, EstimateStage};
 pub use limits::MAX_N;
 pub use model::board::{Board, BoardError};
 pub use model::format::Format;

@@ -39,6 +39,17 @@ pub(crate) struct WorkEstimate {
     pub(crate) per_second_per_thread: f64,
 }
 
+/// The measured (or, for a unit run in part, estimated) CPU time and work of one unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct TimedUnit {
+    /// Seconds on one thread.
+    pub(crate) seconds: f64,
+    /// Its work in the engine's unit.
+    pub(crate) work: f64,
+    /// Whether the unit ran whole (else the figures are scaled up from a part).
+    pub(crate) whole: bool,
+}
+
 /// A counting engine: its facts, what it serves, and how it builds a plan.
 pub(crate) trait CountingEngine: Sync {
     /// The smallest board it counts.
@@ -112,6 +123,34 @@ pub(crate) trait Plan: Sync + Send {
 
     /// Its peak memory on `threads` workers (an upper bound).
     fn peak_bytes(&self, threads: usize) -> u64;
+
+    /// The cost class of unit `index`: units of one class cost about alike, so an
+    /// estimate samples every class (strata), the heaviest most. All units are of
+    /// class 0 unless the engine tells them apart.
+    fn unit_class(&self, _index: usize) -> u32 {
+        0
+    }
+
+    /// The time and work of unit `index` on one thread (its CPU time): measured by
+    /// running it whole,
+    /// or, for a unit too long to run in an estimate, by running part of it and
+    /// scaling up (the engine's own method).
+    ///
+    /// # Panics
+    /// If `index` is not below [`Plan::len`].
+    fn time_unit(&self, index: usize) -> TimedUnit {
+        let clock = crate::sampling::cpu_clock::CpuClock::start();
+        let result = self.run(index);
+        TimedUnit {
+            seconds: clock.seconds(),
+            #[allow(
+                clippy::cast_precision_loss,
+                reason = "an estimate: the nearest f64 of the work is all it needs"
+            )]
+            work: result.work as f64,
+            whole: true,
+        }
+    }
 
     /// The engine's own estimate of the work and speed of a count of this plan, from
     /// `samples` samples seeded by `seed` (run on the current rayon pool), or `None`

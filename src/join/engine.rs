@@ -2,7 +2,7 @@
 //! identity, its memory) and its plan ([`JoinPlan`]).
 
 use crate::cpu::{Kernel, Level};
-use crate::engine::interface::{CountingEngine, Plan, Request, WorkEstimate};
+use crate::engine::interface::{CountingEngine, Plan, Request, TimedUnit, WorkEstimate};
 use crate::engine::unit::TaskResult;
 use crate::engine::work::Work;
 use crate::error::{Error, Unsuited};
@@ -132,6 +132,14 @@ impl Plan for JoinPlan {
 
     fn peak_bytes(&self, threads: usize) -> u64 {
         JoinPlan::peak_bytes(self, threads)
+    }
+
+    fn unit_class(&self, index: usize) -> u32 {
+        JoinPlan::unit_class(self, index)
+    }
+
+    fn time_unit(&self, index: usize) -> TimedUnit {
+        JoinPlan::time_unit(self, index)
     }
 
     fn estimate_work(&self, _: u64, _: u64) -> Result<Option<WorkEstimate>, Error> {

@@ -11,6 +11,8 @@
 
 mod compute;
 mod list;
+mod sides;
+mod timing;
 #[cfg(test)]
 mod tests;
 
@@ -25,7 +27,8 @@ use crate::join::{MAX_N, MIN_N};
 pub(crate) use compute::Caps;
 use compute::UnitScratch;
 pub(crate) use list::list_bytes;
-use list::UnitList;
+use list::{UnitKind, UnitList};
+use crate::join::weights::Start;
 
 /// What one unit found, and its work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -133,11 +136,6 @@ impl JoinPlan {
         self.tables.quadrants.is_some()
     }
 
-    /// The caps of a unit's pieces.
-    pub(crate) fn caps(&self) -> Caps {
-        self.tables.caps
-    }
-
     /// The board size.
     pub fn n(&self) -> usize {
         self.tables.layout.n as usize
@@ -161,6 +159,47 @@ impl JoinPlan {
     /// The code path the plan's hot loops run.
     pub(crate) fn path(&self) -> Path {
         self.tables.path
+    }
+
+    /// The cost class of unit `index`: the number of north rows of its east row set
+    /// (even boards and the centre start, each its own range), or for an arms unit its
+    /// middle-column queen's row and the number of north rows of its west row set.
+    /// Units of one class have lists of about one length.
+    pub(crate) fn unit_class(&self, index: usize) -> u32 {
+        let layout = &self.tables.layout;
+        let h = layout.half;
+        let north = |rows: u64| (rows & layout.north_rows()).count_ones();
+        match self.units.unit(index) {
+            UnitKind::Rows {
+                start: Start::Center,
+                east_rows,
+            } => h + 1 + north(east_rows),
+            UnitKind::Rows { east_rows, .. } => north(east_rows),
+            UnitKind::ArmsRow { row, west_rows } => {
+                2 * (h + 1) + (row - (h + 2)) * (h + 1) + north(west_rows)
+            }
+        }
+    }
+
+    /// The time and work of unit `index` on one thread, run whole or in part (see
+    /// [`timing`]).
+    ///
+    /// # Panics
+    /// If `index` is not below [`JoinPlan::len`].
+    pub(crate) fn time_unit(&self, index: usize) -> crate::engine::TimedUnit {
+        let kind = self.units.unit(index);
+        let mut scratch = self
+            .idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+            .unwrap_or_default();
+        let timed = timing::time(&self.tables, kind, &mut scratch);
+        self.idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(scratch);
+        timed
     }
 
     /// Computes unit `index`. Units are independent: any order, any thread, any

@@ -233,3 +233,21 @@ fn plans_are_shared_between_threads() {
     fn shared<T: Send + Sync>() {}
     shared::<JoinPlan>();
 }
+
+#[test]
+#[ignore = "a timing probe, run by hand"]
+fn timing_probe() {
+    let plan = JoinPlan::new(16, Kernel::Auto.level().unwrap());
+    let start = std::time::Instant::now();
+    for i in 0..plan.len() {
+        plan.run_unit(i);
+    }
+    let run = start.elapsed().as_secs_f64();
+    let start = std::time::Instant::now();
+    let mut est = 0.0;
+    for i in 0..plan.len() {
+        est += plan.time_unit(i).seconds;
+    }
+    let timed = start.elapsed().as_secs_f64();
+    eprintln!("run {run:.3} s, time_unit total {timed:.3} s, estimated {est:.3} s");
+}

@@ -37,6 +37,7 @@ impl Sums {
     }
 
     /// The sums of `results`, checked.
+    #[cfg(test)]
     pub(crate) fn total_of<'a>(
         results: impl IntoIterator<Item = &'a TaskResult>,
     ) -> Result<Sums, Error> {
@@ -93,6 +94,7 @@ where
 
 /// [`drive`] over a list of task indices, one task at a time per worker, each run by
 /// `work`.
+#[cfg(any(test, feature = "mpi"))]
 pub(crate) fn drive_list<W, F>(
     indices: &[usize],
     stop: &Stop,

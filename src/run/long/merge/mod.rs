@@ -135,7 +135,7 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
 mod tests {
     use super::*;
     use crate::cpu::Kernel;
-    use crate::run::long::merge::checks::MAX_WEIGHT;
+    use crate::run::long::plausible::MAX_WEIGHT;
     use crate::run::long::shard::Shard;
 
     fn merge_all(reports: &[(String, ShardReport)]) -> Result<Merged, Error> {

@@ -89,7 +89,9 @@ pub use run::count::options::Options;
 pub use run::count::result::Count;
 pub use run::count::stop::Stop;
 pub use run::long::longrun::{LongRun, LongRunOptions};
-pub use run::long::merge::{merge, read_shard_reports, MergeOptions, Merged};
+pub use run::long::merge::{
+    merge, read_shard_report_file, read_shard_reports, MergeOptions, Merged,
+};
 pub use run::long::resumable::{Observer, Started};
 pub use run::long::shard::{Shard, ShardReport};
 #[cfg(feature = "mpi")]

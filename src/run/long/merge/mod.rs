@@ -14,7 +14,7 @@ use crate::symmetry::rotation::fundamental;
 use crate::symmetry::Symmetry;
 
 use checks::{check_seals, check_shard_set};
-pub use read::read_shard_reports;
+pub use read::{read_shard_report_file, read_shard_reports};
 
 /// The sum of a complete set of shard outputs.
 #[derive(Clone, Debug, PartialEq, Serialize)]

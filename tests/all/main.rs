@@ -3,7 +3,7 @@
 //! `messages_cli`, `place_cli`, `progress_cli`, `solve_cli`, `packaging_cli`), the
 //! library's counts (`counts`, `symmetry`, `completion_props`), long runs and their
 //! faults (`longruns`, `faults`, `faults_files`, `memory_limit`), the attacks on their
-//! files and inputs (`safety`, `safety_inputs`), bench reports (`bench_report`,
+//! files and inputs (`safety`, `safety_inputs`, `safety_outputs`), bench reports (`bench_report`,
 //! `bench_compare`), the readers (`readers_fuzz`), and the profiler's name for a count
 //! (`measured`).
 //!
@@ -33,6 +33,7 @@ mod progress_cli;
 mod readers_fuzz;
 mod safety;
 mod safety_inputs;
+mod safety_outputs;
 mod solve_cli;
 mod symmetry;
 mod verify_bench_cli;

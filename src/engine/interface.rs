@@ -88,9 +88,12 @@ pub(crate) trait Plan: Sync + Send {
 
     /// Runs unit `index`: its weighted solutions and its work.
     ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the unit's buffers cannot be had.
+    ///
     /// # Panics
     /// If `index` is not below [`Plan::len`].
-    fn run(&self, index: usize) -> TaskResult;
+    fn run(&self, index: usize) -> Result<TaskResult, Error>;
 
     /// The symmetry reduction used (it may differ from the one asked for).
     fn symmetry(&self) -> Symmetry;

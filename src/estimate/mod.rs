@@ -174,7 +174,7 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
     let level = options.kernel.level()?;
     let chosen = engine::choose(options.engine, &request)?;
     let counting = engine::counting(chosen);
-    let available = available_bytes();
+    let available = available_bytes(threads);
     let fits = |bytes: u64| available.is_none_or(|a| bytes <= a);
     let mut e = Estimate {
         n,
@@ -235,7 +235,7 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
             stderr: work.stderr / rate,
         }
     } else {
-        let sample = units::sample_units(plan.as_ref(), seed);
+        let sample = units::sample_units(plan.as_ref(), seed)?;
         e.units_sampled = Some(sample.samples);
         set_work(&mut e, counting.work(0), sample.work, None);
         e.setup_seconds = Some(setup);

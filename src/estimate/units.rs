@@ -12,6 +12,7 @@
 use std::time::{Duration, Instant};
 
 use crate::engine::Plan;
+use crate::error::Error;
 use crate::sampling::mean_and_stderr;
 use crate::sampling::rng::SplitMix64;
 
@@ -36,19 +37,22 @@ pub(crate) struct UnitSample {
 
 /// Runs units of `plan` drawn by `seed` until [`SAMPLE_BUDGET`] is spent (at least
 /// [`MIN_SAMPLES`]), and scales their times and work up to all units.
+///
+/// # Errors
+/// [`Error::OutOfMemory`] when a unit's buffers cannot be had.
 #[allow(
     clippy::cast_precision_loss,
     reason = "an estimate: the nearest f64 of the unit and sample counts is all it needs"
 )]
-pub(crate) fn sample_units(plan: &dyn Plan, seed: u64) -> UnitSample {
+pub(crate) fn sample_units(plan: &dyn Plan, seed: u64) -> Result<UnitSample, Error> {
     let units = plan.len() as u64;
     if units == 0 {
-        return UnitSample {
+        return Ok(UnitSample {
             samples: 0,
             seconds: 0.0,
             stderr: 0.0,
             work: 0.0,
-        };
+        });
     }
     let mut rng = SplitMix64::new(seed);
     let start = Instant::now();
@@ -56,7 +60,7 @@ pub(crate) fn sample_units(plan: &dyn Plan, seed: u64) -> UnitSample {
     while samples < MIN_SAMPLES.min(units) || start.elapsed() < SAMPLE_BUDGET {
         let index = usize::try_from(rng.below(units)).expect("below the unit count, a usize");
         let begun = Instant::now();
-        let result = plan.run(index);
+        let result = plan.run(index)?;
         let seconds = begun.elapsed().as_secs_f64();
         sum += seconds;
         squares += seconds * seconds;
@@ -65,10 +69,10 @@ pub(crate) fn sample_units(plan: &dyn Plan, seed: u64) -> UnitSample {
     }
     let (mean, stderr) = mean_and_stderr(sum, squares, samples);
     let scale = units as f64;
-    UnitSample {
+    Ok(UnitSample {
         samples,
         seconds: scale * mean,
         stderr: scale * stderr,
         work: scale * work / samples as f64,
-    }
+    })
 }

@@ -84,7 +84,7 @@ impl CountingEngine for Join {
     }
 
     fn plan(&self, request: &Request<'_>, level: Level) -> Result<Box<dyn Plan>, Error> {
-        Ok(Box::new(JoinPlan::new(request.placement.n(), level)))
+        Ok(Box::new(JoinPlan::try_new(request.placement.n(), level)?))
     }
 }
 
@@ -97,13 +97,13 @@ impl Plan for JoinPlan {
         JoinPlan::len(self)
     }
 
-    fn run(&self, index: usize) -> TaskResult {
-        let outcome = self.run_unit(index);
-        TaskResult {
+    fn run(&self, index: usize) -> Result<TaskResult, Error> {
+        let outcome = self.try_run_unit(index)?;
+        Ok(TaskResult {
             index,
             weighted: outcome.weighted,
             work: outcome.pairs,
-        }
+        })
     }
 
     fn symmetry(&self) -> Symmetry {

@@ -20,7 +20,7 @@
 //! - [`MIN_N`], [`MAX_N`]: the board sizes the join counts;
 //! - [`engine`]: the engine interface (`crate::engine::interface`) over all of it.
 //!
-//! Modules: [`bits`] (subset ranks, bit extract), [`layout`] (the board split and the
+//! Modules: [`alloc`] (fallible large allocations), [`bits`] (subset ranks, bit extract), [`layout`] (the board split and the
 //! join pattern), [`quadrants`], [`halves`], [`pairs`], [`weights`], [`units`],
 //! [`memory`], [`engine`].
 //!
@@ -29,6 +29,7 @@
 //! engine, `run`, `solutions` or the layers above (its own symmetry weights differ
 //! from `symmetry`'s; it names the symmetry mode only to report it).
 
+pub(crate) mod alloc;
 pub(crate) mod bits;
 pub(crate) mod engine;
 pub(crate) mod halves;

@@ -2,7 +2,7 @@
 //! file), a module per subject: the command line (`cli_count`, `verify_bench_cli`, `engines_cli`,
 //! `messages_cli`, `place_cli`, `progress_cli`, `solve_cli`, `packaging_cli`), the
 //! library's counts (`counts`, `symmetry`, `completion_props`), long runs and their
-//! faults (`longruns`, `faults`, `faults_files`, `memory_limit`), the attacks on their
+//! faults (`longruns`, `faults`, `faults_files`, `memory_limit`, `address_space`), the attacks on their
 //! files and inputs (`safety`, `safety_inputs`, `safety_outputs`), bench reports (`bench_report`,
 //! `bench_compare`), the readers (`readers_fuzz`), and the profiler's name for a count
 //! (`measured`).
@@ -15,6 +15,7 @@ mod bench_support;
 #[path = "../common/mod.rs"]
 mod common;
 
+mod address_space;
 mod bench_compare;
 mod bench_report;
 mod cli_count;

@@ -64,6 +64,12 @@ pub(crate) struct HalfBoards {
 }
 
 impl HalfBoards {
+    /// Makes room for `len` patterns (slack included) before a unit runs, or
+    /// [`crate::error::Error::OutOfMemory`].
+    pub(crate) fn try_reserve(&mut self, len: usize) -> Result<(), crate::error::Error> {
+        crate::join::alloc::reserve(&mut self.buffer, len, "reserving the half-board lists")
+    }
+
     /// Forgets the half-boards (keeps the memory).
     pub(crate) fn clear(&mut self) {
         self.len = 0;

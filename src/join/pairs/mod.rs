@@ -98,6 +98,14 @@ pub struct PairScratch {
     prepared: Prepared,
 }
 
+impl PairScratch {
+    /// Makes room for counts of up to `len` patterns a side before a unit runs, or
+    /// [`crate::error::Error::OutOfMemory`].
+    pub(crate) fn try_reserve(&mut self, len: usize) -> Result<(), crate::error::Error> {
+        self.prepared.try_reserve(len)
+    }
+}
+
 /// Counts, per weight class of the tagged `items`, the pairs (item, stored pattern)
 /// with no common bit, on the best vector path at or below `level`.
 ///

@@ -23,6 +23,19 @@ pub(crate) struct UnitScratch {
     pub(crate) longest_list: usize,
 }
 
+impl UnitScratch {
+    /// Makes room for half-board lists of up to `longest` patterns (with the slack
+    /// the generator doubles into) and the buffers that follow from them, or
+    /// [`crate::error::Error::OutOfMemory`]: done before each unit, so that the
+    /// buffers do not grow while it runs.
+    pub(crate) fn try_reserve(&mut self, longest: usize) -> Result<(), crate::error::Error> {
+        self.east.try_reserve(2 * longest)?;
+        self.west.try_reserve(2 * longest)?;
+        crate::join::alloc::reserve(&mut self.stored, longest, "reserving the half-board lists")?;
+        self.pairs.try_reserve(longest)
+    }
+}
+
 /// Computes unit `kind` from the shared tables.
 pub(crate) fn run(tables: &Tables, kind: UnitKind, scratch: &mut UnitScratch) -> UnitOutcome {
     match kind {

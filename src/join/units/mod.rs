@@ -17,7 +17,9 @@ mod tests;
 use std::sync::{Mutex, PoisonError};
 
 use crate::cpu::Level;
+use crate::error::Error;
 use crate::join::layout::Layout;
+use crate::join::memory::longest_list_bound;
 use crate::join::quadrants::QuadrantTable;
 use crate::join::{MAX_N, MIN_N};
 use compute::UnitScratch;
@@ -57,6 +59,9 @@ pub struct JoinPlan {
     tables: Tables,
     /// The units.
     units: UnitList,
+    /// The longest half-board list of a unit by the memory model, to which a
+    /// worker's buffers are reserved before each unit.
+    longest: usize,
     /// The buffer sets not in use.
     idle: Mutex<Vec<UnitScratch>>,
 }
@@ -69,23 +74,36 @@ impl JoinPlan {
     /// # Panics
     /// If `n` is outside `MIN_N..=MAX_N`.
     pub fn new(n: usize, level: Level) -> JoinPlan {
+        JoinPlan::try_new(n, level).expect("memory for the join's tables")
+    }
+
+    /// [`JoinPlan::new`], or [`Error::OutOfMemory`] when the tables cannot be had.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`].
+    ///
+    /// # Panics
+    /// If `n` is outside `MIN_N..=MAX_N`.
+    pub fn try_new(n: usize, level: Level) -> Result<JoinPlan, Error> {
         assert!(
             (MIN_N..=MAX_N).contains(&n),
             "the join counts n = {MIN_N}..={MAX_N}, not {n}"
         );
         let n = u32::try_from(n).expect("n <= 32");
         let layout = Layout::new(n);
-        let quadrants = QuadrantTable::new(layout.half);
+        let quadrants = QuadrantTable::try_new(layout.half)?;
         let units = UnitList::new(&layout);
-        JoinPlan {
+        let longest = usize::try_from(longest_list_bound(n)).unwrap_or(usize::MAX);
+        Ok(JoinPlan {
             tables: Tables {
                 layout,
                 quadrants,
                 level,
             },
             units,
+            longest,
             idle: Mutex::new(Vec::new()),
-        }
+        })
     }
 
     /// The board size.
@@ -112,8 +130,22 @@ impl JoinPlan {
     /// machine gives the same outcome.
     ///
     /// # Panics
-    /// If `index` is not below [`JoinPlan::len`].
+    /// If `index` is not below [`JoinPlan::len`], or if memory runs out (see
+    /// [`JoinPlan::try_run_unit`]).
     pub fn run_unit(&self, index: usize) -> UnitOutcome {
+        self.try_run_unit(index)
+            .expect("memory for a unit's buffers")
+    }
+
+    /// [`JoinPlan::run_unit`], or [`Error::OutOfMemory`] when the worker's buffers
+    /// cannot be reserved for the longest list (`join::memory`) before the unit runs.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`].
+    ///
+    /// # Panics
+    /// If `index` is not below [`JoinPlan::len`].
+    pub fn try_run_unit(&self, index: usize) -> Result<UnitOutcome, Error> {
         let kind = self.units.unit(index);
         let mut scratch = self
             .idle
@@ -121,7 +153,9 @@ impl JoinPlan {
             .unwrap_or_else(PoisonError::into_inner)
             .pop()
             .unwrap_or_default();
-        let outcome = compute::run(&self.tables, kind, &mut scratch);
+        let outcome = scratch
+            .try_reserve(self.longest)
+            .map(|()| compute::run(&self.tables, kind, &mut scratch));
         self.idle
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

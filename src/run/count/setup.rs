@@ -53,7 +53,7 @@ impl Setup {
         let chosen = engine::choose(options.engine, &request)?;
         if let Some(needed) = engine::counting(chosen).predicted_peak_bytes(placement.n(), threads)
         {
-            memory::check(chosen.name(), placement.n(), needed)?;
+            memory::check(chosen.name(), placement.n(), threads, needed)?;
         }
         let pool = build_pool(threads)?;
         let start = Instant::now();
@@ -72,7 +72,7 @@ impl Setup {
     ///
     /// # Panics
     /// If `index` is out of range.
-    pub(crate) fn run_task(&self, index: usize) -> TaskResult {
+    pub(crate) fn run_task(&self, index: usize) -> Result<TaskResult, Error> {
         self.plan.run(index)
     }
 }

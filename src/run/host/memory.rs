@@ -2,19 +2,25 @@
 //! allocated when an engine's predicted need exceeds it.
 
 use crate::error::Error;
-use crate::run::host::cgroup;
+use crate::run::host::{cgroup, rlimit};
 
-/// The memory a new run can have without swapping or being killed: `MemAvailable` from
-/// `/proc/meminfo` (Linux), or less when this process's control group has a memory limit
-/// with less room left ([`cgroup`]); `None` where the system tells neither.
-pub(crate) fn available_bytes() -> Option<u64> {
+/// The memory a new run on `threads` workers can have without swapping, being killed
+/// or failing to allocate: `MemAvailable` from `/proc/meminfo` (Linux), or less when
+/// this process's control group has a memory limit with less room left ([`cgroup`]),
+/// or when its address-space or data limit leaves less ([`rlimit`]); `None` where the
+/// system tells none of them.
+pub(crate) fn available_bytes(threads: usize) -> Option<u64> {
     let machine = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|text| parse_mem_available(&text));
-    match (machine, cgroup::headroom_bytes()) {
-        (Some(machine), Some(group)) => Some(machine.min(group)),
-        (machine, group) => machine.or(group),
-    }
+    [
+        machine,
+        cgroup::headroom_bytes(),
+        rlimit::headroom_bytes(threads),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
 }
 
 /// The `MemAvailable` line of a `/proc/meminfo` text, in bytes.
@@ -28,14 +34,19 @@ fn parse_mem_available(text: &str) -> Option<u64> {
     }
 }
 
-/// Refuses a count by `engine` of size `n` that would need `needed` bytes, more than
-/// is available to it ([`available_bytes`]). Where the system does not tell, the run
-/// goes on.
+/// Refuses a count by `engine` of size `n` on `threads` workers that would need
+/// `needed` bytes, more than is available to it ([`available_bytes`]). Where the
+/// system does not tell, the run goes on.
 ///
 /// # Errors
 /// [`Error::Memory`] with both figures.
-pub(crate) fn check(engine: &'static str, n: usize, needed: u64) -> Result<(), Error> {
-    match available_bytes() {
+pub(crate) fn check(
+    engine: &'static str,
+    n: usize,
+    threads: usize,
+    needed: u64,
+) -> Result<(), Error> {
+    match available_bytes(threads) {
         Some(available) if needed > available => Err(Error::Memory {
             engine,
             n,
@@ -56,6 +67,6 @@ mod tests {
         assert_eq!(parse_mem_available(text), Some(23_000_000 * 1024));
         assert_eq!(parse_mem_available("MemTotal: 5 kB\n"), None);
         assert_eq!(parse_mem_available("MemAvailable: x kB\n"), None);
-        assert!(available_bytes().is_none_or(|b| b > 0));
+        assert!(available_bytes(2).is_none_or(|b| b > 0));
     }
 }

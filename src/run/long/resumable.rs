@@ -137,7 +137,7 @@ pub(crate) fn run_pass<W>(
     work: W,
 ) -> Result<Finished, Error>
 where
-    W: Fn(usize) -> TaskResult + Sync,
+    W: Fn(usize) -> Result<TaskResult, Error> + Sync,
 {
     let (checkpoint, done) = open_checkpoint(pass)?;
     if let Some(warning) = checkpoint.as_ref().and_then(Checkpoint::lock_warning) {

@@ -271,6 +271,27 @@ mod tests {
     }
 
     #[test]
+    fn every_join_unit_is_within_the_bound_of_its_pairs() {
+        use crate::model::placement::Placement;
+        use crate::run::count::options::Options;
+        use crate::run::count::setup::Setup;
+        use crate::run::long::plausible::too_many;
+        for n in 4..=12 {
+            let options = Options {
+                threads: Some(1),
+                symmetry: Symmetry::Full,
+                engine: "join".parse().unwrap(),
+                ..Options::default()
+            };
+            let setup = Setup::new(&Placement::empty(n).unwrap(), &options).unwrap();
+            for i in 0..setup.plan.len() {
+                let r = setup.run_task(i).unwrap();
+                assert!(!too_many(r.weighted, r.work, 1), "n = {n}: {r:?}");
+            }
+        }
+    }
+
+    #[test]
     fn every_task_finds_at_most_eight_solutions_per_node() {
         use crate::model::placement::Placement;
         use crate::run::count::options::Options;
@@ -286,7 +307,7 @@ mod tests {
                     };
                     let setup = Setup::new(&Placement::empty(n).unwrap(), &options).unwrap();
                     for i in 0..setup.plan.len() {
-                        let r = setup.run_task(i);
+                        let r = setup.run_task(i).unwrap();
                         let found = r.work.max(1);
                         assert!(r.weighted <= MAX_WEIGHT * found, "n = {n}: {r:?}");
                     }

@@ -20,7 +20,7 @@ Examples:
 #[derive(Debug, Args)]
 pub struct MergeArgs {
     /// Files holding the JSON outputs of `count --shard I/K --json` (one object per
-    /// line; several lines per file are fine).
+    /// line; several lines per file are fine): regular files of at most 64 MiB.
     #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
     /// Print one JSON object instead of the total alone.

@@ -98,7 +98,9 @@ impl Plan for JoinPlan {
     }
 
     fn run(&self, index: usize) -> Result<TaskResult, Error> {
-        let outcome = self.try_run_unit(index)?;
+        let n = u32::try_from(JoinPlan::n(self)).unwrap_or(u32::MAX);
+        let longest = usize::try_from(memory::longest_list_bound(n)).unwrap_or(usize::MAX);
+        let outcome = self.try_run_unit(index, longest)?;
         Ok(TaskResult {
             index,
             weighted: outcome.weighted,

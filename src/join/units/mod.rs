@@ -19,7 +19,6 @@ use std::sync::{Mutex, PoisonError};
 use crate::cpu::Level;
 use crate::error::Error;
 use crate::join::layout::Layout;
-use crate::join::memory::longest_list_bound;
 use crate::join::quadrants::QuadrantTable;
 use crate::join::{MAX_N, MIN_N};
 use compute::UnitScratch;
@@ -59,9 +58,6 @@ pub struct JoinPlan {
     tables: Tables,
     /// The units.
     units: UnitList,
-    /// The longest half-board list of a unit by the memory model, to which a
-    /// worker's buffers are reserved before each unit.
-    longest: usize,
     /// The buffer sets not in use.
     idle: Mutex<Vec<UnitScratch>>,
 }
@@ -93,7 +89,6 @@ impl JoinPlan {
         let layout = Layout::new(n);
         let quadrants = QuadrantTable::try_new(layout.half)?;
         let units = UnitList::new(&layout);
-        let longest = usize::try_from(longest_list_bound(n)).unwrap_or(usize::MAX);
         Ok(JoinPlan {
             tables: Tables {
                 layout,
@@ -101,7 +96,6 @@ impl JoinPlan {
                 level,
             },
             units,
-            longest,
             idle: Mutex::new(Vec::new()),
         })
     }
@@ -133,19 +127,21 @@ impl JoinPlan {
     /// If `index` is not below [`JoinPlan::len`], or if memory runs out (see
     /// [`JoinPlan::try_run_unit`]).
     pub fn run_unit(&self, index: usize) -> UnitOutcome {
-        self.try_run_unit(index)
+        self.try_run_unit(index, 0)
             .expect("memory for a unit's buffers")
     }
 
-    /// [`JoinPlan::run_unit`], or [`Error::OutOfMemory`] when the worker's buffers
-    /// cannot be reserved for the longest list (`join::memory`) before the unit runs.
+    /// [`JoinPlan::run_unit`] with the worker's buffers first reserved for half-board
+    /// lists of `longest` patterns (the memory model's bound, `join::memory`), so
+    /// that they do not grow while the unit runs; [`Error::OutOfMemory`] when that
+    /// room cannot be had.
     ///
     /// # Errors
     /// [`Error::OutOfMemory`].
     ///
     /// # Panics
     /// If `index` is not below [`JoinPlan::len`].
-    pub fn try_run_unit(&self, index: usize) -> Result<UnitOutcome, Error> {
+    pub fn try_run_unit(&self, index: usize, longest: usize) -> Result<UnitOutcome, Error> {
         let kind = self.units.unit(index);
         let mut scratch = self
             .idle
@@ -154,7 +150,7 @@ impl JoinPlan {
             .pop()
             .unwrap_or_default();
         let outcome = scratch
-            .try_reserve(self.longest)
+            .try_reserve(longest)
             .map(|()| compute::run(&self.tables, kind, &mut scratch));
         self.idle
             .lock()

@@ -117,9 +117,7 @@ pub fn count_distributed(
     if world.rank() == 0 {
         match open_checkpoint(&pass) {
             Ok((checkpoint, done)) => {
-                for i in done.indices() {
-                    done_marks[i] = 1;
-                }
+                done.indices().for_each(|i| done_marks[i] = 1);
                 opened = Some((checkpoint, done));
             }
             Err(e) => {
@@ -157,11 +155,8 @@ pub fn count_distributed(
         ));
     }
     if served.ran < todo.len() {
-        return Err(stopped(
-            done.count() + served.ran,
-            tasks,
-            checkpoint.as_ref(),
-        ));
+        let saved = done.count() + served.ran;
+        return Err(stopped(saved, tasks, checkpoint.as_ref()));
     }
     let sums = done.sums().checked_add(served.reported)?;
     Ok(Some(LongRun {

@@ -20,9 +20,9 @@
 //! - [`MIN_N`], [`MAX_N`]: the board sizes the join counts;
 //! - [`engine`]: the engine interface (`crate::engine::interface`) over all of it.
 //!
-//! Modules: [`alloc`] (fallible large allocations), [`bits`] (subset ranks, bit extract), [`layout`] (the board split and the
-//! join pattern), [`quadrants`], [`halves`], [`pairs`], [`weights`], [`units`],
-//! [`memory`], [`engine`].
+//! Modules: [`alloc`] (fallible large allocations), [`bits`] (subset ranks, bit
+//! extract), [`layout`] (the board split and the join pattern), [`quadrants`],
+//! [`halves`], [`pairs`], [`weights`], [`units`], [`memory`], [`engine`].
 //!
 //! This layer may use the board model, `limits`, `error`, the processor level and
 //! tokens ([`crate::cpu`]) and the engine interface; nothing of the backtracking

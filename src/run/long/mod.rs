@@ -10,8 +10,9 @@
 //! - [`resumed`]: what a resumed checkpoint holds (a bitset of the finished units and
 //!   their sums).
 //!
-//! This folder uses the count core ([`crate::run::count`]) and the engine layer (the
-//! identity fields and work unit of each engine).
+//! This folder uses the count core ([`crate::run::count`]), the engine layer (the
+//! identity fields and work unit of each engine) and [`crate::files`] (opening files
+//! safely, reading them with a bound).
 
 pub(crate) mod checkpoint;
 pub(crate) mod identity;

@@ -30,10 +30,11 @@ pub enum Error {
         reason: Unsuited,
     },
     /// The count would need more memory than is available to it: the machine's free
-    /// memory, or less if the job's control group (Slurm, Kubernetes, Docker) limits it
+    /// memory, or less if the job's control group (Slurm, Kubernetes, Docker) or the
+    /// process's address-space or data limit (`ulimit -v`, `ulimit -d`) allows less
     /// (checked before anything is allocated).
     #[error(
-        "the {engine} engine needs {} of memory for N = {n}, and {} is available here (free memory, or the job's memory limit)",
+        "the {engine} engine needs {} of memory for N = {n}, and {} is available here (free memory, the job's memory limit, or the address space that ulimit -v/-d leaves)",
         human_bytes(*needed),
         human_bytes(*available)
     )]
@@ -78,6 +79,16 @@ pub enum Error {
         budget: u64,
         /// What the system says is available, in bytes.
         available: u64,
+    },
+    /// An allocation failed while the count ran (memory beyond what was checked
+    /// before it started was taken, or the check could not tell): the finished tasks
+    /// of a checkpointed run are kept.
+    #[error("out of memory while {during} ({} more could not be had)", human_bytes(*bytes))]
+    OutOfMemory {
+        /// What was being built.
+        during: &'static str,
+        /// The bytes asked for.
+        bytes: u64,
     },
     /// The requested split would create too many tasks to hold in memory.
     #[error(

@@ -24,6 +24,9 @@
 //! - **Estimates**: [`estimate()`] predicts a count's size, time and memory (Knuth's
 //!   probes for the backtracking engine, a timed sample of units for the join engine).
 //!
+//! - **Files**: [`files`] opens inputs that are regular files only, with bounded
+//!   reads, and files to update without following a symbolic link.
+//!
 //! Every fallible call returns an [`Error`] that carries the rejected value and its
 //! accepted range as data.
 //!
@@ -36,7 +39,7 @@
 //! checkpoints, shards and MPI, and sums them exactly in `u128`. The processor level
 //! (`cpu`) is detected once per run from the [`Kernel`] choice; each engine runs its best
 //! path at or below it. Symmetry reduction (`symmetry`) and fundamental counts by
-//! Burnside's lemma sit beside them. The layers, lowest first: `build_info`, `limits`,
+//! Burnside's lemma sit beside them. The layers, lowest first: `build_info`, `files`, `limits`,
 //! `cpu`, `model`, `pool`, `sampling`, `symmetry`; the engines `backtrack` and `join`
 //! (siblings); `engine`; `run`; then `entry`, `solutions` and `estimate`. Each uses only
 //! the layers below it.
@@ -51,6 +54,7 @@ mod engine;
 mod entry;
 mod error;
 mod estimate;
+pub mod files;
 mod join;
 pub mod limits;
 mod model;
@@ -85,7 +89,9 @@ pub use run::count::options::Options;
 pub use run::count::result::Count;
 pub use run::count::stop::Stop;
 pub use run::long::longrun::{LongRun, LongRunOptions};
-pub use run::long::merge::{merge, read_shard_reports, MergeOptions, Merged};
+pub use run::long::merge::{
+    merge, read_shard_report_file, read_shard_reports, MergeOptions, Merged,
+};
 pub use run::long::resumable::{Observer, Started};
 pub use run::long::shard::{Shard, ShardReport};
 #[cfg(feature = "mpi")]

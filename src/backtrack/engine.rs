@@ -89,8 +89,8 @@ impl Plan for BacktrackPlan {
         self.list.len()
     }
 
-    fn run(&self, index: usize) -> TaskResult {
-        run_task(&self.list, index, self.kernel)
+    fn run(&self, index: usize) -> Result<TaskResult, Error> {
+        Ok(run_task(&self.list, index, self.kernel))
     }
 
     fn symmetry(&self) -> Symmetry {

@@ -27,7 +27,9 @@ const MAX_GRACE: f64 = 3600.0;
 #[derive(Debug, Clone, Args)]
 pub struct LongRunArgs {
     /// Record finished tasks in FILE and resume from it when it exists (same command).
-    /// The run holds FILE exclusively: a second run on it is refused.
+    /// The run holds FILE exclusively: a second run on it is refused. FILE must be a
+    /// regular file (a symbolic link at its path is refused); records of another
+    /// run's file are refused.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Run only the tasks whose index is I mod K (I from 0 to K-1). `auto/K` takes I

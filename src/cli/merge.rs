@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use nqueens::{merge, read_shard_reports, Error, MergeOptions};
+use nqueens::{merge, read_shard_report_file, Error, MergeOptions};
 
 use super::output::print_stdout;
 use super::{Failure, Outcome};
@@ -20,7 +20,7 @@ Examples:
 #[derive(Debug, Args)]
 pub struct MergeArgs {
     /// Files holding the JSON outputs of `count --shard I/K --json` (one object per
-    /// line; several lines per file are fine).
+    /// line; several lines per file are fine): regular files of at most 64 MiB.
     #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
     /// Print one JSON object instead of the total alone.
@@ -32,14 +32,16 @@ pub struct MergeArgs {
     pub allow_unsealed: bool,
 }
 
-/// Runs `merge`: exit status 2 if a report is unreadable, unsealed, tampered with or
-/// impossible, or the set is incomplete or inconsistent; 1 if a file cannot be read.
+/// Runs `merge`: exit status 2 if a file is not a regular file, too large, or not
+/// shard reports, if a report is unsealed, tampered with or impossible, or the set is
+/// incomplete or inconsistent; 1 if a file cannot be read.
 pub fn run(args: &MergeArgs) -> Outcome {
     let mut reports = Vec::new();
     for path in &args.files {
-        let bytes = std::fs::read(path)
-            .map_err(|e| Failure::runtime(format!("cannot read {}: {e}", path.display())))?;
-        reports.extend(read_shard_reports(&path.display().to_string(), &bytes).map_err(refusal)?);
+        reports.extend(read_shard_report_file(path).map_err(|e| match e {
+            Error::Io { .. } => Failure::runtime(e.to_string()),
+            e => refusal(e),
+        })?);
     }
     let options = MergeOptions {
         allow_unsealed: args.allow_unsealed,

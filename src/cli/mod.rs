@@ -3,6 +3,11 @@
 //! Exit statuses: 0 success; 1 a failure while running, or a check that found a
 //! mismatch (`verify`); 2 bad input, reported as one line on stderr with nothing on
 //! stdout.
+//!
+//! Output: a stdout that was closed (`>&-`) is refused before a command runs, and a
+//! write to stdout that fails is an error (status 1): a result is never lost with
+//! status 0. A pipe closed by its reader (`| head`) ends the command quietly with
+//! status 0, as ripgrep does.
 
 mod args;
 mod bench;
@@ -143,6 +148,10 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return report_parse_error(&e),
     };
+    if writes_stdout(&cli.command) && nqueens::files::stdout_was_closed() {
+        eprintln!("{}", output::CLOSED_STDOUT);
+        return ExitCode::from(1);
+    }
     let outcome = match cli.command {
         Command::Count(a) => count::run(&a),
         Command::Solve(a) => solve::run(&a),
@@ -161,6 +170,11 @@ pub fn main() -> ExitCode {
             ExitCode::from(failure.status)
         }
     }
+}
+
+/// Whether `command` writes to stdout (all do but `man --dir`).
+fn writes_stdout(command: &Command) -> bool {
+    !matches!(command, Command::Man(args) if args.dir.is_some())
 }
 
 /// Help and version go to stdout with status 0; every other parse error becomes one

@@ -1,10 +1,16 @@
-//! Writing results to stdout: the text of a count, and a closed pipe that is no error.
+//! Writing results to stdout: the text of a count; a pipe closed by its reader is no
+//! error (the command ends quietly, status 0), any other failed write is (status 1).
 
 use std::process::ExitCode;
 
 use nqueens::Count;
 
 use super::{Failure, Outcome};
+
+/// The error for a stdout that was closed when the program started (checked before
+/// any command runs: see `nqueens::files::stdout_was_closed`).
+pub const CLOSED_STDOUT: &str = "error: stdout is closed, so the result would be lost: \
+    redirect it to a file, or to /dev/null (>/dev/null) to discard it";
 
 /// Prints a count: the total alone, `total:`/`unique:` lines with `--unique`, or JSON.
 pub fn print_count(count: &Count, json: bool) -> Outcome {
@@ -19,7 +25,8 @@ pub fn print_count(count: &Count, json: bool) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes `text` to stdout; a closed pipe is not an error.
+/// Writes `text` to stdout; a pipe closed by its reader is not an error, any other
+/// failed write is (status 1).
 pub fn print_stdout(text: &str) -> Result<(), Failure> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();

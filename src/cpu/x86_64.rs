@@ -78,8 +78,8 @@ impl Avx512 {
         reason = "the token is taken as the proof of the features it does not check again"
     )]
     pub(crate) fn popcnt(self) -> Option<Avx512Popcnt> {
-        let supported = is_x86_feature_detected!("avx512bw")
-            && is_x86_feature_detected!("avx512vpopcntdq");
+        let supported =
+            is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vpopcntdq");
         supported.then_some(Avx512Popcnt { _proof: () })
     }
 }

@@ -105,9 +105,12 @@ pub(crate) trait Plan: Sync + Send {
 
     /// Runs unit `index`: its weighted solutions and its work.
     ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the unit's buffers cannot be had.
+    ///
     /// # Panics
     /// If `index` is not below [`Plan::len`].
-    fn run(&self, index: usize) -> TaskResult;
+    fn run(&self, index: usize) -> Result<TaskResult, Error>;
 
     /// The symmetry reduction used (it may differ from the one asked for).
     fn symmetry(&self) -> Symmetry;
@@ -138,10 +141,13 @@ pub(crate) trait Plan: Sync + Send {
     ///
     /// # Panics
     /// If `index` is not below [`Plan::len`].
-    fn time_unit(&self, index: usize) -> TimedUnit {
+    ///
+    /// # Errors
+    /// As [`Plan::run`].
+    fn time_unit(&self, index: usize) -> Result<TimedUnit, Error> {
         let clock = crate::sampling::cpu_clock::CpuClock::start();
-        let result = self.run(index);
-        TimedUnit {
+        let result = self.run(index)?;
+        Ok(TimedUnit {
             seconds: clock.seconds(),
             #[allow(
                 clippy::cast_precision_loss,
@@ -149,7 +155,7 @@ pub(crate) trait Plan: Sync + Send {
             )]
             work: result.work as f64,
             whole: true,
-        }
+        })
     }
 
     /// The engine's own estimate of the work and speed of a count of this plan, from

@@ -210,12 +210,15 @@ pub fn estimate_with(
         threads,
         // An estimate may be for another machine: a budget above what is free here
         // is taken as given.
-        memory: options.memory.or_else(available_bytes).unwrap_or(u64::MAX),
+        memory: options
+            .memory
+            .or_else(|| available_bytes(threads))
+            .unwrap_or(u64::MAX),
     };
     let level = options.kernel.level()?;
     let chosen = engine::choose(options.engine, &request)?;
     let counting = engine::counting(chosen);
-    let available = available_bytes();
+    let available = available_bytes(threads);
     let fits = |bytes: u64| available.is_none_or(|a| bytes <= a);
     let mut e = Estimate {
         n,
@@ -285,7 +288,7 @@ pub fn estimate_with(
             units::sample_units(plan.as_ref(), seed, &|units| {
                 progress(EstimateStage::Measuring { units });
             })
-        });
+        })?;
         e.units_sampled = Some(sample.samples);
         e.units_partial = Some(sample.partial);
         e.unit_classes = Some(sample.classes);

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::engine::Plan;
+use crate::error::Error;
 use crate::sampling::rng::SplitMix64;
 
 /// The time spent timing units, after every class has been timed.
@@ -146,26 +147,34 @@ impl Class {
 /// Times units of `plan` (see the module docs) for about [`SAMPLE_BUDGET`] after
 /// timing every class, telling `progress` the units timed so far, and scales their
 /// times and work up to all units.
+///
+/// # Errors
+/// As the plan's units (memory that cannot be had).
 #[allow(
     clippy::cast_precision_loss,
     reason = "an estimate: the nearest f64 of the unit and sample counts is all it needs"
 )]
-pub(crate) fn sample_units(plan: &dyn Plan, seed: u64, progress: &dyn Fn(u64)) -> UnitSample {
+pub(crate) fn sample_units(
+    plan: &dyn Plan,
+    seed: u64,
+    progress: &dyn Fn(u64),
+) -> Result<UnitSample, Error> {
     let mut classes = classes(plan, seed);
     let (mut samples, mut partial) = (0u64, 0u64);
-    let mut time = |class: &mut Class| {
+    let mut time = |class: &mut Class| -> Result<(), Error> {
         let index = class.drawn[class.seconds.len()].1;
-        let timed = plan.time_unit(index);
+        let timed = plan.time_unit(index)?;
         class.seconds.push(timed.seconds);
         class.work.push(timed.work);
         samples += 1;
         partial += u64::from(!timed.whole);
         progress(samples);
+        Ok(())
     };
     // Every class, twice where it can be.
     for _ in 0..2 {
         for class in classes.iter_mut().filter(|c| c.can_draw()) {
-            time(class);
+            time(class)?;
         }
     }
     let start = Instant::now();
@@ -181,7 +190,7 @@ pub(crate) fn sample_units(plan: &dyn Plan, seed: u64, progress: &dyn Fn(u64)) -
             })
             .max_by(|a, b| a.0.total_cmp(&b.0));
         match best {
-            Some((_, class)) => time(class),
+            Some((_, class)) => time(class)?,
             None => break,
         }
     }
@@ -193,14 +202,14 @@ pub(crate) fn sample_units(plan: &dyn Plan, seed: u64, progress: &dyn Fn(u64)) -
         work += n * mean_variance(&class.work).0;
         variance += class.variance(class.seconds.len(), cv2);
     }
-    UnitSample {
+    Ok(UnitSample {
         samples,
         partial,
         classes: classes.iter().filter(|c| c.units > 0).count() as u64,
         seconds,
         stderr: variance.sqrt(),
         work,
-    }
+    })
 }
 
 /// The mean squared coefficient of variation of the classes timed at least twice
@@ -242,32 +251,7 @@ mod tests {
             seconds: vec![1.0, 3.0],
             work: vec![1.0, 3.0],
         };
-        assert_eq!(class.variance(2, 1.0), 0.0);
+        assert!(class.variance(2, 1.0).abs() < f64::EPSILON);
         assert!(class.variance(1, 1.0) > 0.0);
-    }
-}
-
-#[cfg(test)]
-mod probe {
-    use super::*;
-
-    #[test]
-    #[ignore = "a timing probe, run by hand"]
-    fn sample_probe() {
-        let plan = crate::join::JoinPlan::new(16, crate::cpu::Kernel::Auto.level().unwrap());
-        let classes = classes(&plan, 0);
-        for (i, c) in classes.iter().enumerate() {
-            eprintln!("class {i}: {} units, drawn {}", c.units, c.drawn.len());
-        }
-        let s = sample_units(&plan, 0, &|_| {});
-        eprintln!("{s:?}");
-        let mut exact = vec![0.0; classes.len()];
-        let mut count = vec![0u64; classes.len()];
-        for i in 0..plan.len() {
-            let c = plan.unit_class(i) as usize;
-            exact[c] += plan.time_unit(i).seconds;
-            count[c] += 1;
-        }
-        eprintln!("exact per class: {exact:?} counts {count:?}, total {}", exact.iter().sum::<f64>());
     }
 }

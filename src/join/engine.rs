@@ -6,8 +6,8 @@ use crate::engine::interface::{CountingEngine, Plan, Request, TimedUnit, WorkEst
 use crate::engine::unit::TaskResult;
 use crate::engine::work::Work;
 use crate::error::{Error, Unsuited};
-use crate::join::units::JoinPlan;
 use crate::join::path::Path;
+use crate::join::units::JoinPlan;
 use crate::join::{memory, MIN_N};
 use crate::symmetry::Symmetry;
 
@@ -83,16 +83,12 @@ impl CountingEngine for Join {
 
     fn plan(&self, request: &Request<'_>, level: Level) -> Result<Box<dyn Plan>, Error> {
         let n = request.placement.n();
-        let plan = JoinPlan::within(n, level, request.memory, request.threads).map_err(|least| {
-            Error::MemoryBudget {
-                engine: "join",
-                n,
-                threads: request.threads,
-                needed: least,
-                budget: request.memory,
-            }
-        })?;
-        Ok(Box::new(plan))
+        Ok(Box::new(JoinPlan::within(
+            n,
+            level,
+            request.memory,
+            request.threads,
+        )?))
     }
 }
 
@@ -105,13 +101,13 @@ impl Plan for JoinPlan {
         JoinPlan::len(self)
     }
 
-    fn run(&self, index: usize) -> TaskResult {
-        let outcome = self.run_unit(index);
-        TaskResult {
+    fn run(&self, index: usize) -> Result<TaskResult, Error> {
+        let outcome = self.try_run_unit(index)?;
+        Ok(TaskResult {
             index,
             weighted: outcome.weighted,
             work: outcome.pairs,
-        }
+        })
     }
 
     fn symmetry(&self) -> Symmetry {
@@ -138,7 +134,7 @@ impl Plan for JoinPlan {
         JoinPlan::unit_class(self, index)
     }
 
-    fn time_unit(&self, index: usize) -> TimedUnit {
+    fn time_unit(&self, index: usize) -> Result<TimedUnit, Error> {
         JoinPlan::time_unit(self, index)
     }
 

@@ -36,7 +36,7 @@ use crate::join::units::{list_bytes, Caps};
 pub(crate) fn units_bound(n: u32) -> u64 {
     let h = n / 2;
     let listed = list_bytes(n) / 8;
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         listed
     } else {
         listed.saturating_add(u64::from(h).saturating_mul(binomial(n - 2, h)))
@@ -65,9 +65,7 @@ const MIN_CAP: u64 = 4096;
 /// The largest cell of the quadrant table of side `q` (exact, counted by enumeration of
 /// every placement; `the_largest_cells_are_exact` rechecks the small ones), for
 /// `q <= 12`.
-const MAX_TABLE_CELL: [u64; 13] = [
-    1, 1, 1, 2, 2, 10, 10, 40, 92, 352, 946, 3571, 15_003,
-];
+const MAX_TABLE_CELL: [u64; 13] = [1, 1, 1, 2, 2, 10, 10, 40, 92, 352, 946, 3571, 15_003];
 
 /// The longest half-board list of one unit, measured for even `n <= 20` (odd `n` never
 /// exceeded the even `n` below it); used only to keep the caps no larger than needed.
@@ -171,7 +169,8 @@ fn thread_bytes(caps: Caps, inner: u64) -> u64 {
 pub(crate) fn fit(n: u32, units: u64, threads: usize, budget: u64) -> Result<Fit, u64> {
     let q = n / 2;
     let threads = u64::try_from(threads.max(1)).unwrap_or(u64::MAX);
-    let table = table_bytes(q).is_some_and(|(bytes, build)| bytes.saturating_add(build) <= budget / 2);
+    let table =
+        table_bytes(q).is_some_and(|(bytes, build)| bytes.saturating_add(build) <= budget / 2);
     let inner = inner_len(q);
     let fixed = fixed_bytes(n, units, table);
     // A thread's share, split between the stored side (70%) and the items (30%).
@@ -234,8 +233,9 @@ mod tests {
                     if n > 28 && budget == 4 << 30 {
                         continue;
                     }
-                    let fit = fit(n, units, threads, budget)
-                        .unwrap_or_else(|least| panic!("n = {n}, {threads} threads: needs {least}"));
+                    let fit = fit(n, units, threads, budget).unwrap_or_else(|least| {
+                        panic!("n = {n}, {threads} threads: needs {least}")
+                    });
                     assert!(fit.peak <= budget, "n = {n}: {fit:?} over {budget}");
                 }
             }

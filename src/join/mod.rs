@@ -20,15 +20,17 @@
 //! - [`MIN_N`], [`MAX_N`]: the board sizes the join counts;
 //! - [`engine`]: the engine interface (`crate::engine::interface`) over all of it.
 //!
-//! Modules: [`bits`] (subset ranks, bit extract), [`layout`] (the board split and the
-//! join pattern), [`path`], [`quadrants`], [`halves`], [`pairs`], [`weights`], [`units`],
-//! [`memory`], [`engine`].
+//! Modules: [`alloc`] (fallible large allocations), [`bits`] (subset ranks, bit
+//! extract), [`cells`] (quadrant cells made on demand), [`layout`] (the board split and
+//! the join pattern), [`path`], [`quadrants`], [`halves`], [`pairs`], [`weights`],
+//! [`units`], [`memory`], [`engine`].
 //!
 //! This layer may use the board model, `limits`, `error`, the processor level and
 //! tokens ([`crate::cpu`]) and the engine interface; nothing of the backtracking
 //! engine, `run`, `solutions` or the layers above (its own symmetry weights differ
 //! from `symmetry`'s; it names the symmetry mode only to report it).
 
+pub(crate) mod alloc;
 pub(crate) mod bits;
 pub(crate) mod cells;
 pub(crate) mod engine;

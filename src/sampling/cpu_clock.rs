@@ -15,6 +15,10 @@ pub(crate) struct CpuClock {
 
 /// The calling thread's CPU time in seconds, where the system tells.
 #[cfg(unix)]
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "the same signature as where the system has no per-thread clock"
+)]
 fn thread_cpu_seconds() -> Option<f64> {
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
     #[allow(

@@ -2,7 +2,8 @@
 //! file), a module per subject: the command line (`cli_count`, `verify_bench_cli`, `engines_cli`,
 //! `messages_cli`, `place_cli`, `progress_cli`, `solve_cli`, `packaging_cli`), the
 //! library's counts (`counts`, `symmetry`, `completion_props`), long runs and their
-//! faults (`longruns`, `faults`, `faults_files`, `memory_limit`), bench reports (`bench_report`,
+//! faults (`longruns`, `faults`, `faults_files`, `memory_limit`, `address_space`), the attacks on their
+//! files and inputs (`safety`, `safety_inputs`, `safety_outputs`), bench reports (`bench_report`,
 //! `bench_compare`), the readers (`readers_fuzz`), and the profiler's name for a count
 //! (`measured`).
 //!
@@ -14,6 +15,7 @@ mod bench_support;
 #[path = "../common/mod.rs"]
 mod common;
 
+mod address_space;
 mod bench_compare;
 mod bench_report;
 mod cli_count;
@@ -30,6 +32,9 @@ mod packaging_cli;
 mod place_cli;
 mod progress_cli;
 mod readers_fuzz;
+mod safety;
+mod safety_inputs;
+mod safety_outputs;
 mod solve_cli;
 mod symmetry;
 mod verify_bench_cli;

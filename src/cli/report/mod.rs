@@ -14,5 +14,6 @@ pub(crate) mod load;
 pub(crate) mod machine;
 pub(crate) mod plot;
 pub(crate) mod published;
+pub(crate) mod save;
 pub(crate) mod statistics;
 pub(crate) mod verify;

@@ -34,12 +34,7 @@ pub(super) fn generate(
 
 /// The generation, inlined and compiled with the AVX2 features.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-fn generate_avx2(
-    token: Avx2,
-    piece: &Piece<'_>,
-    cursor: &mut HalfCursor,
-    out: &mut HalfBoards,
-) {
+fn generate_avx2(token: Avx2, piece: &Piece<'_>, cursor: &mut HalfCursor, out: &mut HalfBoards) {
     generate_with(token, piece, cursor, out);
 }
 

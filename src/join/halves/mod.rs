@@ -33,6 +33,8 @@ mod avx512;
 mod inner;
 mod walk;
 
+pub(crate) use inner::INNER_PAD;
+
 use crate::join::layout::Layout;
 use crate::join::path::Path;
 use crate::join::quadrants::{QuadrantEntry, QuadrantTable};
@@ -79,6 +81,12 @@ pub(crate) struct HalfBoards {
 }
 
 impl HalfBoards {
+    /// Makes room for `len` patterns (slack included) before a unit runs, or
+    /// [`crate::error::Error::OutOfMemory`].
+    pub(crate) fn try_reserve(&mut self, len: usize) -> Result<(), crate::error::Error> {
+        crate::join::alloc::reserve(&mut self.buffer, len, "reserving the half-board lists")
+    }
+
     /// Forgets the half-boards (keeps the memory).
     pub(crate) fn clear(&mut self) {
         self.len = 0;
@@ -101,12 +109,13 @@ impl HalfBoards {
         }
     }
 
-    /// Makes room for `extra` more patterns after the current ones (growing by at least
-    /// doubling).
+    /// Makes room for `extra` more patterns after the current ones (growing by
+    /// doubling, within the room reserved before the unit, [`HalfBoards::try_reserve`]).
     fn reserve(&mut self, extra: usize) {
         let needed = self.len + extra;
         if self.buffer.len() < needed {
-            self.buffer.resize(needed.max(2 * self.buffer.len()), 0);
+            let doubled = (2 * self.buffer.len()).min(self.buffer.capacity());
+            self.buffer.resize(needed.max(doubled), 0);
         }
     }
 }
@@ -187,7 +196,12 @@ pub(crate) trait InnerLoop: Copy {
 /// Appends to `out` the tagged join pattern of the kept half-boards of `piece.spec`
 /// from `cursor` on, with the inner loop of `path`, until every one is written or the
 /// list reaches the piece's cap; `cursor` then tells where to resume.
-pub(crate) fn generate(path: Path, piece: &Piece<'_>, cursor: &mut HalfCursor, out: &mut HalfBoards) {
+pub(crate) fn generate(
+    path: Path,
+    piece: &Piece<'_>,
+    cursor: &mut HalfCursor,
+    out: &mut HalfBoards,
+) {
     match path {
         Path::Portable => walk::generate_with(inner::Portable, piece, cursor, out),
         #[cfg(target_arch = "x86_64")]

@@ -166,9 +166,27 @@ fn on_demand<L: InnerLoop>(
         // the other one is walked again from its start.
         let inner_is_north = split.north.0.count_ones() <= split.south.0.count_ones();
         if inner_is_north {
-            stream(inner_loop, piece, true, &north, split.south, &mut south, cursor, out)
+            stream(
+                inner_loop,
+                piece,
+                true,
+                &north,
+                split.south,
+                &mut south,
+                cursor,
+                out,
+            )
         } else {
-            stream(inner_loop, piece, false, &south, split.north, &mut north, cursor, out)
+            stream(
+                inner_loop,
+                piece,
+                false,
+                &south,
+                split.north,
+                &mut north,
+                cursor,
+                out,
+            )
         }
     };
     out.cells = [north, south];

@@ -1,6 +1,6 @@
 //! The AVX-512 counting loop: the preparation (with BMI2 `pext`) and the count compiled
 //! with AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ, BMI2 and POPCNT. A block's lane is one
-//! 512-bit vector: the chunk tables of an item are ORed three at a time
+//! 512-bit vector: the chunk tables of an item are combined by OR three at a time
 //! (`vpternlogq`), and the conflicts are counted with the native vector popcount
 //! (`vpopcntq`). Every `unsafe` block relies on the [`Avx512Popcnt`] token
 //! (`crate::cpu`), which only `Avx512::popcnt` makes, after finding those
@@ -25,7 +25,12 @@ const OR3: i32 = 0xFE;
 
 /// Prepares the blocks of `stored` (at most `2^30` patterns) for items like `sample`;
 /// `token` proves the features.
-pub(super) fn prepare(token: Avx512Popcnt, stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
+pub(super) fn prepare(
+    token: Avx512Popcnt,
+    stored: &[u64],
+    sample: &[u64],
+    prepared: &mut Prepared,
+) {
     // SAFETY: `token` proves AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ, BMI2 and POPCNT
     // (`Avx512::popcnt`), the features `prepare_with_features` is compiled
     // with.
@@ -43,7 +48,12 @@ pub(super) fn count(token: Avx512Popcnt, items: &[u64], prepared: &mut Prepared)
 
 /// The preparation, with hardware `pext`, compiled with the features.
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
-fn prepare_with_features(token: Avx512Popcnt, stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
+fn prepare_with_features(
+    token: Avx512Popcnt,
+    stored: &[u64],
+    sample: &[u64],
+    prepared: &mut Prepared,
+) {
     prepared.prepare_stored(stored, sample, |value, mask| pext(token, value, mask));
 }
 
@@ -168,8 +178,12 @@ impl Pass<'_> {
         let varying = self.block.varying;
         let padding = load(token, &self.block.padding);
         let free_keys = !self.block.common_key & self.prepared.key_mask;
-        let entry =
-            |compact: u64, chunk: usize| load(token, &tables[chunk * CHUNK_ENTRIES + chunk_index(compact, chunk)]);
+        let entry = |compact: u64, chunk: usize| {
+            load(
+                token,
+                &tables[chunk * CHUNK_ENTRIES + chunk_index(compact, chunk)],
+            )
+        };
         // Every key disjoint from the block's common key (a submask walk).
         let mut key = 0u32;
         loop {

@@ -88,6 +88,18 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
+    /// Makes room for the sorted copies and chunk tables of up to `len` patterns a
+    /// side (the chunk tables at the memory model's 90 bytes a pattern), or
+    /// [`crate::error::Error::OutOfMemory`].
+    pub(super) fn try_reserve(&mut self, len: usize) -> Result<(), crate::error::Error> {
+        use crate::join::alloc::reserve;
+        let during = "reserving the pair counter's buffers";
+        reserve(&mut self.sorted, len, during)?;
+        reserve(&mut self.items, len, during)?;
+        let lanes = len.saturating_mul(90) / size_of::<Lane>();
+        reserve(&mut self.lanes, lanes, during)
+    }
+
     /// Builds the blocks of `stored` (at most `2^30` patterns), with a key chosen for
     /// items like `sample`, and `pext` any correct bit extract. Items are grouped for
     /// them afterwards ([`Prepared::group`]), as many times as wanted.

@@ -104,6 +104,14 @@ pub struct PairScratch {
     small: Option<Vec<u64>>,
 }
 
+impl PairScratch {
+    /// Makes room for counts of up to `len` patterns a side before a unit runs, or
+    /// [`crate::error::Error::OutOfMemory`].
+    pub(crate) fn try_reserve(&mut self, len: usize) -> Result<(), crate::error::Error> {
+        self.prepared.try_reserve(len)
+    }
+}
+
 /// Counts, per weight class of the tagged `items`, the pairs (item, stored pattern)
 /// with no common bit, on the best vector path at or below `level`.
 ///
@@ -150,7 +158,10 @@ pub(crate) fn prepare(path: Path, stored: &[u64], sample: &[u64], scratch: &mut 
 /// # Panics
 /// If `items` is longer than [`MAX_COUNT_LEN`].
 pub(crate) fn count_prepared(path: Path, items: &[u64], scratch: &mut PairScratch) -> PairCounts {
-    assert!(items.len() <= MAX_COUNT_LEN, "a count takes at most 2^30 items");
+    assert!(
+        items.len() <= MAX_COUNT_LEN,
+        "a count takes at most 2^30 items"
+    );
     if let Some(small) = &scratch.small {
         return plain_count(small, items);
     }

@@ -40,6 +40,23 @@ pub(crate) struct UnitScratch {
     pub(crate) longest_list: usize,
 }
 
+impl UnitScratch {
+    /// Makes room for pieces of at most `caps` half-boards a side, each with the slack
+    /// of one inner list of `inner` entries, and the pair counter's buffers that follow
+    /// from them, or [`crate::error::Error::OutOfMemory`]: done before each unit, so
+    /// that the buffers do not grow while it runs (the memory model counts them).
+    pub(crate) fn try_reserve(
+        &mut self,
+        caps: Caps,
+        inner: usize,
+    ) -> Result<(), crate::error::Error> {
+        let slack = inner + 2 * crate::join::halves::INNER_PAD;
+        self.stored.try_reserve(caps.stored.saturating_add(slack))?;
+        self.items.try_reserve(caps.items.saturating_add(slack))?;
+        self.pairs.try_reserve(caps.stored.max(caps.items))
+    }
+}
+
 /// Computes unit `kind` from the shared tables.
 pub(crate) fn run(tables: &Tables, kind: UnitKind, scratch: &mut UnitScratch) -> UnitOutcome {
     let sides = sides::of(tables, kind);
@@ -47,7 +64,12 @@ pub(crate) fn run(tables: &Tables, kind: UnitKind, scratch: &mut UnitScratch) ->
 }
 
 /// Joins the stored halves `stored` with the item half `items`, piece by piece.
-pub(super) fn join(tables: &Tables, stored: &[StoredHalf], items: &HalfSpec, scratch: &mut UnitScratch) -> UnitOutcome {
+pub(super) fn join(
+    tables: &Tables,
+    stored: &[StoredHalf],
+    items: &HalfSpec,
+    scratch: &mut UnitScratch,
+) -> UnitOutcome {
     let mut sum = WeightedPairs::default();
     let (mut half, mut cursor) = (0, HalfCursor::default());
     while half < stored.len() {
@@ -79,7 +101,12 @@ pub(super) fn join(tables: &Tables, stored: &[StoredHalf], items: &HalfSpec, scr
 
 /// Counts the item half `items`, piece by piece, against the stored piece in
 /// `scratch`, into `sum`.
-fn count_items(tables: &Tables, items: &HalfSpec, scratch: &mut UnitScratch, sum: &mut WeightedPairs) {
+fn count_items(
+    tables: &Tables,
+    items: &HalfSpec,
+    scratch: &mut UnitScratch,
+    sum: &mut WeightedPairs,
+) {
     let mut cursor = HalfCursor::default();
     let mut prepared = false;
     while !cursor.is_done() {
@@ -107,7 +134,10 @@ fn count_items(tables: &Tables, items: &HalfSpec, scratch: &mut UnitScratch, sum
             &mut scratch.pairs,
         );
         // Each sum stays below 2^126 (see `WeightedPairs::add`).
-        sum.weighted = sum.weighted.checked_add(counts.weighted).expect("below 2^126");
+        sum.weighted = sum
+            .weighted
+            .checked_add(counts.weighted)
+            .expect("below 2^126");
         sum.pairs = sum.pairs.checked_add(counts.pairs).expect("below 2^126");
     }
 }
@@ -117,7 +147,10 @@ impl Tables {
     pub(super) fn piece<'a>(&'a self, spec: &'a HalfSpec, cap: usize) -> Piece<'a> {
         Piece {
             layout: &self.layout,
-            cells: self.quadrants.as_ref().map_or(Cells::OnDemand, Cells::Table),
+            cells: self
+                .quadrants
+                .as_ref()
+                .map_or(Cells::OnDemand, Cells::Table),
             spec,
             cap,
         }

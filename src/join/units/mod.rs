@@ -12,23 +12,24 @@
 mod compute;
 mod list;
 mod sides;
-mod timing;
 #[cfg(test)]
 mod tests;
+mod timing;
 
 use std::sync::{Mutex, PoisonError};
 
 use crate::cpu::Level;
+use crate::error::Error;
 use crate::join::layout::Layout;
+use crate::join::memory::{self, Fit};
 use crate::join::path::Path;
 use crate::join::quadrants::QuadrantTable;
-use crate::join::memory::{self, Fit};
+use crate::join::weights::Start;
 use crate::join::{MAX_N, MIN_N};
 pub(crate) use compute::Caps;
 use compute::UnitScratch;
 pub(crate) use list::list_bytes;
 use list::{UnitKind, UnitList};
-use crate::join::weights::Start;
 
 /// What one unit found, and its work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -82,33 +83,49 @@ impl JoinPlan {
     /// # Panics
     /// If `n` is outside `MIN_N..=MAX_N`.
     pub fn new(n: usize, level: Level) -> JoinPlan {
-        JoinPlan::within(n, level, u64::MAX, 1).expect("no memory limit")
+        JoinPlan::within(n, level, u64::MAX, 1).expect("memory for the join's tables")
     }
 
     /// Builds the plan of board size `n` at `level` to run on `threads` threads within
-    /// `budget` bytes (see `join::memory`), or returns the least budget that would do.
+    /// `budget` bytes (see `join::memory`).
     ///
     /// # Errors
-    /// The least budget, when `budget` is less.
+    /// [`Error::MemoryBudget`] with the least budget that would do, when `budget` is
+    /// less; [`Error::OutOfMemory`] when the tables cannot be had.
     ///
     /// # Panics
     /// If `n` is outside `MIN_N..=MAX_N`.
-    pub fn within(n: usize, level: Level, budget: u64, threads: usize) -> Result<JoinPlan, u64> {
+    pub fn within(n: usize, level: Level, budget: u64, threads: usize) -> Result<JoinPlan, Error> {
         assert!(
             (MIN_N..=MAX_N).contains(&n),
             "the join counts n = {MIN_N}..={MAX_N}, not {n}"
         );
         let n = u32::try_from(n).expect("n <= 32");
-        let fit = memory::fit(n, memory::units_bound(n), threads, budget)?;
-        Ok(JoinPlan::with_fit(n, level, fit, budget))
+        let fit = memory::fit(n, memory::units_bound(n), threads, budget).map_err(|least| {
+            Error::MemoryBudget {
+                engine: "join",
+                n: n as usize,
+                threads,
+                needed: least,
+                budget,
+            }
+        })?;
+        JoinPlan::with_fit(n, level, fit, budget)
     }
 
     /// Builds the plan of board size `n` at `level` as `fit` says, for `budget`.
-    pub(super) fn with_fit(n: u32, level: Level, fit: Fit, budget: u64) -> JoinPlan {
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the tables cannot be had.
+    pub(super) fn with_fit(n: u32, level: Level, fit: Fit, budget: u64) -> Result<JoinPlan, Error> {
         let layout = Layout::new(n);
-        let quadrants = fit.table.then(|| QuadrantTable::new(layout.half));
+        let quadrants = if fit.table {
+            Some(QuadrantTable::try_new(layout.half)?)
+        } else {
+            None
+        };
         let units = UnitList::new(&layout);
-        JoinPlan {
+        Ok(JoinPlan {
             tables: Tables {
                 layout,
                 quadrants,
@@ -119,7 +136,7 @@ impl JoinPlan {
             units,
             budget,
             idle: Mutex::new(Vec::new()),
-        }
+        })
     }
 
     /// The peak bytes of this plan run on `threads` threads (an upper bound), within
@@ -186,7 +203,10 @@ impl JoinPlan {
     ///
     /// # Panics
     /// If `index` is not below [`JoinPlan::len`].
-    pub(crate) fn time_unit(&self, index: usize) -> crate::engine::TimedUnit {
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the worker's buffers cannot be had.
+    pub(crate) fn time_unit(&self, index: usize) -> Result<crate::engine::TimedUnit, Error> {
         let kind = self.units.unit(index);
         let mut scratch = self
             .idle
@@ -194,7 +214,11 @@ impl JoinPlan {
             .unwrap_or_else(PoisonError::into_inner)
             .pop()
             .unwrap_or_default();
-        let timed = timing::time(&self.tables, kind, &mut scratch);
+        let inner =
+            usize::try_from(memory::inner_len(self.tables.layout.half)).unwrap_or(usize::MAX);
+        let timed = scratch
+            .try_reserve(self.tables.caps, inner)
+            .map(|()| timing::time(&self.tables, kind, &mut scratch));
         self.idle
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -206,8 +230,23 @@ impl JoinPlan {
     /// machine gives the same outcome.
     ///
     /// # Panics
-    /// If `index` is not below [`JoinPlan::len`].
+    /// If `index` is not below [`JoinPlan::len`], or if memory runs out (see
+    /// [`JoinPlan::try_run_unit`]).
     pub fn run_unit(&self, index: usize) -> UnitOutcome {
+        self.try_run_unit(index)
+            .expect("memory for a unit's buffers")
+    }
+
+    /// [`JoinPlan::run_unit`] with the worker's buffers first reserved for the plan's
+    /// pieces (its caps, `join::memory`), so that they do not grow while the unit
+    /// runs; [`Error::OutOfMemory`] when that room cannot be had.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`].
+    ///
+    /// # Panics
+    /// If `index` is not below [`JoinPlan::len`].
+    pub fn try_run_unit(&self, index: usize) -> Result<UnitOutcome, Error> {
         let kind = self.units.unit(index);
         let mut scratch = self
             .idle
@@ -215,7 +254,11 @@ impl JoinPlan {
             .unwrap_or_else(PoisonError::into_inner)
             .pop()
             .unwrap_or_default();
-        let outcome = compute::run(&self.tables, kind, &mut scratch);
+        let inner =
+            usize::try_from(memory::inner_len(self.tables.layout.half)).unwrap_or(usize::MAX);
+        let outcome = scratch
+            .try_reserve(self.tables.caps, inner)
+            .map(|()| compute::run(&self.tables, kind, &mut scratch));
         self.idle
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -9,7 +9,7 @@ use crate::join::halves::HalfSpec;
 use crate::join::pairs::tagged;
 use crate::join::weights::{west_weight, Start, StartShape};
 
-/// One stored half: its spec and the guard ORed into its patterns.
+/// One stored half: its spec and the guard added (OR) to its patterns.
 pub(super) type StoredHalf = (HalfSpec, u64);
 
 /// A unit's two sides.
@@ -143,4 +143,3 @@ fn arms_row(tables: &Tables, row: u32, west_rows: u64) -> Sides {
         items: west,
     }
 }
-

@@ -199,14 +199,18 @@ fn cut_plan(n: u32, table: bool, cap: usize) -> JoinPlan {
         },
         peak: 0,
     };
-    JoinPlan::with_fit(n, Kernel::Auto.level().unwrap(), fit, u64::MAX)
+    JoinPlan::with_fit(n, Kernel::Auto.level().unwrap(), fit, u64::MAX).unwrap()
 }
 
 #[test]
 fn pieces_and_cells_on_demand_give_every_unit_the_same_count() {
     for n in 8u32..=15 {
         let whole = JoinPlan::new(n as usize, Kernel::Auto.level().unwrap());
-        let plans = [cut_plan(n, false, usize::MAX / 2), cut_plan(n, true, 7), cut_plan(n, false, 1)];
+        let plans = [
+            cut_plan(n, false, usize::MAX / 2),
+            cut_plan(n, true, 7),
+            cut_plan(n, false, 1),
+        ];
         let mut scratch = UnitScratch::default();
         for index in 0..whole.len() {
             let kind = whole.units.unit(index);
@@ -232,22 +236,4 @@ fn pieces_and_cells_on_demand_give_every_unit_the_same_count() {
 fn plans_are_shared_between_threads() {
     fn shared<T: Send + Sync>() {}
     shared::<JoinPlan>();
-}
-
-#[test]
-#[ignore = "a timing probe, run by hand"]
-fn timing_probe() {
-    let plan = JoinPlan::new(16, Kernel::Auto.level().unwrap());
-    let start = std::time::Instant::now();
-    for i in 0..plan.len() {
-        plan.run_unit(i);
-    }
-    let run = start.elapsed().as_secs_f64();
-    let start = std::time::Instant::now();
-    let mut est = 0.0;
-    for i in 0..plan.len() {
-        est += plan.time_unit(i).seconds;
-    }
-    let timed = start.elapsed().as_secs_f64();
-    eprintln!("run {run:.3} s, time_unit total {timed:.3} s, estimated {est:.3} s");
 }

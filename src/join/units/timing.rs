@@ -44,7 +44,12 @@ pub(super) fn time(tables: &Tables, kind: UnitKind, scratch: &mut UnitScratch) -
         while half < sides.stored.len() {
             let (spec, guard) = &sides.stored[half];
             let from = buffer.len();
-            generate(path, &tables.piece(spec, tables.caps.stored), &mut cursor, buffer);
+            generate(
+                path,
+                &tables.piece(spec, tables.caps.stored),
+                &mut cursor,
+                buffer,
+            );
             if *guard != 0 {
                 buffer.or_from(from, *guard);
             }
@@ -71,7 +76,12 @@ pub(super) fn time(tables: &Tables, kind: UnitKind, scratch: &mut UnitScratch) -
     let mut cursor = HalfCursor::default();
     while !cursor.is_done() {
         scratch.items.clear();
-        generate(path, &tables.piece(&sides.items, tables.caps.items), &mut cursor, &mut scratch.items);
+        generate(
+            path,
+            &tables.piece(&sides.items, tables.caps.items),
+            &mut cursor,
+            &mut scratch.items,
+        );
         items_len += scratch.items.len();
     }
     let items_seconds = begun.seconds();
@@ -87,13 +97,23 @@ pub(super) fn time(tables: &Tables, kind: UnitKind, scratch: &mut UnitScratch) -
     let mut cursor = HalfCursor::default();
     while !cursor.is_done() {
         scratch.items.clear();
-        generate(path, &tables.piece(&sides.items, tables.caps.items), &mut cursor, &mut scratch.items);
+        generate(
+            path,
+            &tables.piece(&sides.items, tables.caps.items),
+            &mut cursor,
+            &mut scratch.items,
+        );
         if scratch.items.len() == 0 {
             continue;
         }
         if !prepared {
             let begun = CpuClock::start();
-            prepare(path, scratch.stored.as_slice(), scratch.items.as_slice(), &mut scratch.pairs);
+            prepare(
+                path,
+                scratch.stored.as_slice(),
+                scratch.items.as_slice(),
+                &mut scratch.pairs,
+            );
             prepare_seconds = begun.seconds();
             prepared = true;
         }
@@ -104,7 +124,7 @@ pub(super) fn time(tables: &Tables, kind: UnitKind, scratch: &mut UnitScratch) -
             sample.extend_from_slice(items);
         } else {
             for chunk in items.chunks(CHUNK) {
-                if chunk_number % step == 0 {
+                if chunk_number.is_multiple_of(step) {
                     sample.extend_from_slice(chunk);
                 }
                 chunk_number += 1;

@@ -50,7 +50,7 @@ impl Setup {
             symmetry: options.symmetry,
             split_depth: options.split_depth,
             threads,
-            memory: memory::budget(options.memory)?,
+            memory: memory::budget(options.memory, threads)?,
         };
         let chosen = engine::choose(options.engine, &request)?;
         if let Some(needed) = engine::counting(chosen).predicted_peak_bytes(&request) {
@@ -73,7 +73,7 @@ impl Setup {
     ///
     /// # Panics
     /// If `index` is out of range.
-    pub(crate) fn run_task(&self, index: usize) -> TaskResult {
+    pub(crate) fn run_task(&self, index: usize) -> Result<TaskResult, Error> {
         self.plan.run(index)
     }
 }

@@ -3,19 +3,25 @@
 
 use crate::engine::Request;
 use crate::error::Error;
-use crate::run::host::cgroup;
+use crate::run::host::{cgroup, rlimit};
 
-/// The memory a new run can have without swapping or being killed: `MemAvailable` from
-/// `/proc/meminfo` (Linux), or less when this process's control group has a memory limit
-/// with less room left ([`cgroup`]); `None` where the system tells neither.
-pub(crate) fn available_bytes() -> Option<u64> {
+/// The memory a new run on `threads` workers can have without swapping, being killed
+/// or failing to allocate: `MemAvailable` from `/proc/meminfo` (Linux), or less when
+/// this process's control group has a memory limit with less room left ([`cgroup`]),
+/// or when its address-space or data limit leaves less ([`rlimit`]); `None` where the
+/// system tells none of them.
+pub(crate) fn available_bytes(threads: usize) -> Option<u64> {
     let machine = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|text| parse_mem_available(&text));
-    match (machine, cgroup::headroom_bytes()) {
-        (Some(machine), Some(group)) => Some(machine.min(group)),
-        (machine, group) => machine.or(group),
-    }
+    [
+        machine,
+        cgroup::headroom_bytes(),
+        rlimit::headroom_bytes(threads),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
 }
 
 /// The `MemAvailable` line of a `/proc/meminfo` text, in bytes.
@@ -34,8 +40,8 @@ fn parse_mem_available(text: &str) -> Option<u64> {
 ///
 /// # Errors
 /// [`Error::MemoryOverAvailable`] when `asked` is more than is available.
-pub(crate) fn budget(asked: Option<u64>) -> Result<u64, Error> {
-    let available = available_bytes();
+pub(crate) fn budget(asked: Option<u64>, threads: usize) -> Result<u64, Error> {
+    let available = available_bytes(threads);
     match (asked, available) {
         (Some(budget), Some(available)) if budget > available => {
             Err(Error::MemoryOverAvailable { budget, available })
@@ -88,6 +94,6 @@ mod tests {
         assert_eq!(parse_mem_available(text), Some(23_000_000 * 1024));
         assert_eq!(parse_mem_available("MemTotal: 5 kB\n"), None);
         assert_eq!(parse_mem_available("MemAvailable: x kB\n"), None);
-        assert!(available_bytes().is_none_or(|b| b > 0));
+        assert!(available_bytes(2).is_none_or(|b| b > 0));
     }
 }

@@ -1,7 +1,9 @@
 //! Facts about the machine a count runs on: the memory available to it
-//! ([`memory`]: free memory, bounded by the job's control group, [`cgroup`]).
+//! ([`memory`]: free memory, bounded by the job's control group, [`cgroup`], and by
+//! the process's address-space and data limits, [`rlimit`]).
 //!
 //! This folder uses only `error`.
 
 pub(crate) mod cgroup;
 pub(crate) mod memory;
+pub(crate) mod rlimit;

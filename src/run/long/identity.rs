@@ -12,8 +12,9 @@ use std::fmt::{self, Write as _};
 use crate::engine::{counting, Engine, Plan};
 use crate::symmetry::Symmetry;
 
-/// The version of the checkpoint and shard formats written by this crate.
-pub(crate) const FORMAT_VERSION: u32 = 1;
+/// The version of the checkpoint and shard formats written by this crate: 2 since
+/// checkpoint records are bound to their file's header (format 1 is refused).
+pub(crate) const FORMAT_VERSION: u32 = 2;
 
 /// The facts that make two runs the same count: checkpoints and shard reports name
 /// tasks by their index in the deterministic task list, which these facts fix.
@@ -256,7 +257,7 @@ mod tests {
             .with("shard", "1/3");
         let text = id.to_string();
         assert!(text.starts_with(
-            "format=1 n=8 symmetry=mirror split_depth=2 placements=0:1,%202:5%3D%25 tasks="
+            "format=2 n=8 symmetry=mirror split_depth=2 placements=0:1,%202:5%3D%25 tasks="
         ));
         assert!(text.ends_with(" shard=1/3"));
         assert_eq!(RunId::parse(&text), Some(id.clone()));
@@ -281,7 +282,7 @@ mod tests {
         assert!(join
             .fields()
             .to_string()
-            .starts_with("format=1 n=8 engine=join units=1 symmetry=full placements= tasks="));
+            .starts_with("format=2 n=8 engine=join units=1 symmetry=full placements= tasks="));
         assert_eq!(
             join.difference(&RunIdentity::of(&list, "")).unwrap().key,
             "engine"

@@ -75,10 +75,7 @@ pub(crate) fn run(
     let pass = Pass {
         id: identity.fields().with("shard", &shard_name),
         tasks: plan.len(),
-        selected: match long.shard {
-            Some(shard) => shard.indices(plan.len()),
-            None => (0..plan.len()).collect(),
-        },
+        shard: long.shard.unwrap_or(Shard { index: 0, count: 1 }),
         checkpoint: long.checkpoint,
     };
     let never = Stop::new();
@@ -104,7 +101,7 @@ pub(crate) fn run(
     Ok(LongRun {
         count,
         shard: long.shard,
-        tasks: pass.selected.len(),
+        tasks: pass.selected(),
         resumed: finished.resumed,
         ran: finished.ran,
         checkpointed: long.checkpoint.is_some(),

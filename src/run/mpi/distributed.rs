@@ -37,7 +37,8 @@ use crate::run::count::stop::Stop;
 use crate::run::long::checkpoint::Checkpoint;
 use crate::run::long::identity::RunIdentity;
 use crate::run::long::longrun::{LongRun, LongRunOptions};
-use crate::run::long::resumable::{open_checkpoint, remaining, stopped, Pass};
+use crate::run::long::resumable::{open_checkpoint, stopped, Pass};
+use crate::run::long::shard::Shard;
 use crate::run::mpi::limbs::{pack, unpack, LIMBS};
 
 /// Variables that hold the number of ranks on this node.
@@ -105,7 +106,7 @@ pub fn count_distributed(
         .fields()
         .with("shard", "all"),
         tasks,
-        selected: (0..tasks).collect(),
+        shard: Shard { index: 0, count: 1 },
         checkpoint: long.checkpoint,
     };
     // Rank 0 opens the checkpoint and tells every rank which tasks it holds (or that
@@ -116,9 +117,7 @@ pub fn count_distributed(
     if world.rank() == 0 {
         match open_checkpoint(&pass) {
             Ok((checkpoint, done)) => {
-                for r in &done {
-                    done_marks[r.index] = 1;
-                }
+                done.indices().for_each(|i| done_marks[i] = 1);
                 opened = Some((checkpoint, done));
             }
             Err(e) => {
@@ -140,7 +139,6 @@ pub fn count_distributed(
         root.reduce_into(&local[..], SystemOperation::sum());
         return Ok(None);
     };
-    debug_assert_eq!(todo, remaining(&pass, &done));
     let ranks = usize::try_from(world.size()).unwrap_or(1);
     let served = serve_and_work(&world, &setup, &todo, ranks, checkpoint.as_ref(), stop);
     let finish = checkpoint.as_ref().map_or(Ok(()), Checkpoint::finish);
@@ -157,14 +155,15 @@ pub fn count_distributed(
         ));
     }
     if served.ran < todo.len() {
-        return Err(stopped(done.len() + served.ran, tasks, checkpoint.as_ref()));
+        let saved = done.count() + served.ran;
+        return Err(stopped(saved, tasks, checkpoint.as_ref()));
     }
-    let sums = Sums::total_of(&done)?.checked_add(served.reported)?;
+    let sums = done.sums().checked_add(served.reported)?;
     Ok(Some(LongRun {
         count: Count::conclude(&setup, sums, threads, options.unique)?,
         shard: None,
         tasks,
-        resumed: done.len(),
+        resumed: done.count(),
         ran: served.ran,
         checkpointed: long.checkpoint.is_some(),
     }))

@@ -9,12 +9,9 @@ use crate::error::Error;
 use crate::limits::MAX_N;
 use crate::model::placement::Placement;
 use crate::run::long::merge::MergeOptions;
+use crate::run::long::plausible::too_many;
 use crate::run::long::shard::{Shard, ShardReport};
 use crate::symmetry::Symmetry;
-
-/// The largest weight one solution found by a task stands for (the eight symmetries
-/// of the square).
-pub(crate) const MAX_WEIGHT: u128 = 8;
 
 /// Why a report cannot be the output of any shard, if it cannot.
 pub(crate) fn impossible(r: &ShardReport) -> Option<String> {
@@ -58,13 +55,7 @@ pub(crate) fn impossible(r: &ShardReport) -> Option<String> {
         return Some(format!("the {engine} engine's work is not what it reports"));
     };
     let (work, unit) = (work.amount(), work.unit());
-    // A unit's solutions are at most its work (a backtracking task's nodes: one per
-    // queen in its last row; a join unit's pairs), or one for a task that is a whole
-    // board. Each weighs at most MAX_WEIGHT.
-    let bound = work
-        .checked_add(r.tasks as u128)
-        .and_then(|found| found.checked_mul(MAX_WEIGHT));
-    if bound.is_some_and(|bound| r.total > bound) {
+    if too_many(r.total, work, r.tasks as u128) {
         return Some(format!(
             "its total {} is more than its {work} {unit} could have found",
             r.total

@@ -14,7 +14,7 @@ use crate::symmetry::rotation::fundamental;
 use crate::symmetry::Symmetry;
 
 use checks::{check_seals, check_shard_set};
-pub use read::read_shard_reports;
+pub use read::{read_shard_report_file, read_shard_reports};
 
 /// The sum of a complete set of shard outputs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -135,7 +135,7 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
 mod tests {
     use super::*;
     use crate::cpu::Kernel;
-    use crate::run::long::merge::checks::MAX_WEIGHT;
+    use crate::run::long::plausible::MAX_WEIGHT;
     use crate::run::long::shard::Shard;
 
     fn merge_all(reports: &[(String, ShardReport)]) -> Result<Merged, Error> {
@@ -271,6 +271,27 @@ mod tests {
     }
 
     #[test]
+    fn every_join_unit_is_within_the_bound_of_its_pairs() {
+        use crate::model::placement::Placement;
+        use crate::run::count::options::Options;
+        use crate::run::count::setup::Setup;
+        use crate::run::long::plausible::too_many;
+        for n in 4..=12 {
+            let options = Options {
+                threads: Some(1),
+                symmetry: Symmetry::Full,
+                engine: "join".parse().unwrap(),
+                ..Options::default()
+            };
+            let setup = Setup::new(&Placement::empty(n).unwrap(), &options).unwrap();
+            for i in 0..setup.plan.len() {
+                let r = setup.run_task(i).unwrap();
+                assert!(!too_many(r.weighted, r.work, 1), "n = {n}: {r:?}");
+            }
+        }
+    }
+
+    #[test]
     fn every_task_finds_at_most_eight_solutions_per_node() {
         use crate::model::placement::Placement;
         use crate::run::count::options::Options;
@@ -286,7 +307,7 @@ mod tests {
                     };
                     let setup = Setup::new(&Placement::empty(n).unwrap(), &options).unwrap();
                     for i in 0..setup.plan.len() {
-                        let r = setup.run_task(i);
+                        let r = setup.run_task(i).unwrap();
                         let found = r.work.max(1);
                         assert!(r.weighted <= MAX_WEIGHT * found, "n = {n}: {r:?}");
                     }

@@ -114,6 +114,11 @@ pub mod internals {
     };
     pub use crate::join::{JoinPlan, UnitOutcome};
     pub use crate::join::{MAX_N as JOIN_MAX_N, MIN_N as JOIN_MIN_N};
+
+    /// The kernel the join's hot loops run at `level` (its best path at or below it).
+    pub fn join_kernel(level: Level) -> crate::Kernel {
+        crate::join::path::Path::at(level).kernel()
+    }
     pub use crate::model::constraints::Constraints;
     pub use crate::seconds::{round_to_nanos, serialize as serialize_seconds};
     pub use crate::symmetry::rotation::{fixed_by, Rotation};

@@ -135,17 +135,31 @@ fn the_join_engine_refuses_what_it_cannot_serve() {
 }
 
 #[test]
-fn a_count_that_does_not_fit_in_memory_is_refused_before_it_starts() {
-    // n = 28 needs hundreds of GiB with the join engine.
+fn a_count_that_does_not_fit_its_memory_budget_is_refused_before_it_starts() {
+    // The join engine fits n = 28 into a few GiB, but not into 8 MiB, nor with 4096
+    // threads into what this machine has.
     rejects(
-        &["count", "28", "--json"],
+        &["count", "28", "--memory", "8M", "--json"],
+        &[
+            "the join engine needs at least",
+            "for N = 28 on 2 threads, more than the budget of 8.0 MiB",
+            "raise --memory",
+        ],
+    );
+    rejects(
+        &["count", "28", "--threads", "4096", "--json"],
         &["the join engine needs", "of memory for N = 28", "available"],
     );
-    let e = json(&["estimate", "28", "--json"]);
+    rejects(
+        &["count", "20", "--memory", "1P"],
+        &["a memory budget of 1024.0 TiB is more than", "available here"],
+    );
+    let e = json(&["estimate", "28", "--memory", "8M", "--json"]);
     assert_eq!(e["engine"], "join");
     assert_eq!(e["fits"], false);
     assert!(e.get("seconds").is_none(), "{e}");
-    assert!(e["memory_bytes"].as_u64().unwrap() > 100 << 30, "{e}");
+    assert_eq!(e["memory_budget"].as_u64(), Some(8 << 20), "{e}");
+    assert!(e["memory_bytes"].as_u64().unwrap() > 8 << 20, "{e}");
 }
 
 #[test]

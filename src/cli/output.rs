@@ -1,12 +1,15 @@
-//! Writing results to stdout: the text of a count, and a closed pipe that is no error.
+//! Writing results to stdout: the text of a count, its check against the published
+//! values, and a closed pipe that is no error.
 
 use std::process::ExitCode;
 
+use nqueens::published::Check;
 use nqueens::Count;
 
 use super::{Failure, Outcome};
 
-/// Prints a count: the total alone, `total:`/`unique:` lines with `--unique`, or JSON.
+/// Prints a count: the total alone, `total:`/`unique:` lines with `--unique`, or JSON;
+/// then its check against the published values ([`verdict`]).
 pub fn print_count(count: &Count, json: bool) -> Outcome {
     let text = if json {
         serde_json::to_string(count).expect("a count serializes") + "\n"
@@ -16,6 +19,20 @@ pub fn print_count(count: &Count, json: bool) -> Outcome {
         format!("{}\n", count.total)
     };
     print_stdout(&text)?;
+    verdict(count.published, count.disagreement.as_deref())
+}
+
+/// The exit status of a printed count or merge that compared itself with the
+/// published values: 0 unless it disagreed, then 1 after an error line that names the
+/// computed and the published values (the count is on stdout all the same).
+pub fn verdict(check: Check, disagreement: Option<&str>) -> Outcome {
+    if check == Check::Mismatch {
+        eprintln!(
+            "error: {}",
+            disagreement.unwrap_or("the count differs from the published value")
+        );
+        return Ok(ExitCode::from(1));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

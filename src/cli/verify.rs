@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use super::args::{parse_usize_in_range, RunArgs};
 use super::output::print_stdout;
-use super::report::published::MAX_PUBLISHED;
+use nqueens::published::MAX_PUBLISHED;
 use super::report::verify::{verify, VerifyRow};
 use super::Outcome;
 use clap::Args;

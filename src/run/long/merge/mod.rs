@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::engine::{counting, Engine, Work};
 use crate::error::Error;
+use crate::published::{self, Check};
 use crate::run::long::shard::ShardReport;
 use crate::symmetry::rotation::fundamental;
 use crate::symmetry::Symmetry;
@@ -56,6 +57,14 @@ pub struct Merged {
     /// The reports merged without a seal (allowed by [`MergeOptions::allow_unsealed`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unsealed: Vec<String>,
+    /// How the merged total (and `unique`, when there is one) compares with the
+    /// published values ([`crate::published`]): [`Check::None`] for placed queens and
+    /// for n >= 28. The table never supplies a count.
+    pub published: Check,
+    /// For [`Check::Mismatch`]: what differs, naming the merged and the published
+    /// values.
+    #[serde(skip)]
+    pub disagreement: Option<String>,
 }
 
 /// How [`merge`] treats reports without a seal.
@@ -113,6 +122,11 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
         }
         _ => None,
     };
+    let (published, disagreement) = if first.placements.is_empty() {
+        published::compare(first.n, total, unique)
+    } else {
+        (Check::None, None)
+    };
     Ok(Merged {
         n: first.n,
         total,
@@ -128,6 +142,8 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
         shards: first.shards,
         shard_seconds: reports.iter().map(|(_, r)| r.seconds).sum(),
         unsealed,
+        published,
+        disagreement,
     })
 }
 

@@ -69,7 +69,6 @@ mod seconds;
 mod solutions;
 mod symmetry;
 
-
 pub use build_info::{COMMIT, VERSION};
 pub use cpu::Kernel;
 pub use engine::{Engine, EngineChoice, TaskResult, Work};

@@ -2,7 +2,8 @@
 //! task list and the kernel that searches its tasks).
 
 use crate::backtrack::plan::task::Task;
-use crate::backtrack::plan::TaskList;
+use crate::backtrack::plan::tasks::MAX_TASKS;
+use crate::backtrack::plan::{TaskList, UNITS_VERSION};
 use crate::backtrack::probes;
 use crate::backtrack::search::resolved::Resolved;
 use crate::backtrack::task::run_task;
@@ -45,8 +46,12 @@ impl CountingEngine for Backtrack {
         }
     }
 
-    fn identity_fields(&self) -> Vec<(&'static str, String)> {
-        Vec::new()
+    fn units_version(&self) -> u32 {
+        UNITS_VERSION
+    }
+
+    fn max_units(&self, _: usize) -> usize {
+        MAX_TASKS
     }
 
     fn work(&self, amount: u128) -> Work {

@@ -54,9 +54,15 @@ pub(crate) trait CountingEngine: Sync {
         placed: bool,
     ) -> Option<String>;
 
-    /// The fields it adds to the identity of a run (checkpoint headers, shard reports)
-    /// after its name: the version of its list of units (the join engine), or none.
-    fn identity_fields(&self) -> Vec<(&'static str, String)>;
+    /// The version of its list of units: how its units are defined, ordered and
+    /// weighed. Every checkpoint header and shard report records it, and resume and
+    /// merge refuse to mix versions; a golden test beside the constant pins a digest of
+    /// the list, so that changing the list without the version fails the tests.
+    fn units_version(&self) -> u32;
+
+    /// The most units a plan of a board of size `n` can have (from its own unit
+    /// count: `merge` refuses a report of a run with more).
+    fn max_units(&self, n: usize) -> usize;
 
     /// `amount` of work in its unit.
     fn work(&self, amount: u128) -> Work;

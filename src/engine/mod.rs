@@ -10,8 +10,8 @@
 //!
 //! **Interface.** Every engine implements [`CountingEngine`] (its smallest board, the
 //! options it serves and the message when it does not, what makes a shard report of it
-//! impossible, the identity fields it adds to checkpoints and shard reports (the
-//! version of its list of units), its work unit, its kernel at a processor [`Level`],
+//! impossible, the version of its list of units (in every checkpoint identity and shard
+//! report), the most units a plan can have, its work unit, its kernel at a processor [`Level`],
 //! its predicted peak memory, and its plan) and [`Plan`] (board size, unit count, run
 //! unit `i`, symmetry, split depth, set-up work, kernel actually run, peak memory, its
 //! own work estimate). The engine's name is [`Engine`], which this layer pairs with

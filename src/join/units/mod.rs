@@ -13,6 +13,7 @@ mod compute;
 mod list;
 #[cfg(test)]
 mod tests;
+mod version;
 
 use std::sync::{Mutex, PoisonError};
 
@@ -21,8 +22,9 @@ use crate::join::layout::Layout;
 use crate::join::quadrants::QuadrantTable;
 use crate::join::{MAX_N, MIN_N};
 use compute::UnitScratch;
-pub(crate) use list::list_bytes;
 use list::UnitList;
+pub(crate) use list::{list_bytes, max_len};
+pub(crate) use version::UNITS_VERSION;
 
 /// What one unit found, and its work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -1,9 +1,10 @@
 //! The text of a checkpoint file: its header line, its record lines, each with an
 //! FNV-1a check of the rest of the line, and the parser of a whole file.
 
+use crate::engine::Engine;
 use crate::engine::TaskResult;
 use crate::run::long::checkpoint::MAGIC;
-use crate::run::long::identity::RunId;
+use crate::run::long::identity::{Difference, RunId, UNITS_KEY};
 
 /// The header line for run `id`, newline included.
 pub(crate) fn header_line(id: &RunId) -> String {
@@ -40,6 +41,9 @@ pub(crate) fn parse(bytes: &[u8], id: &RunId, tasks: usize) -> Result<Parsed, St
         "is not an nqueens checkpoint (refusing to use or overwrite it)".to_string()
     })?;
     if let Some(diff) = id.difference(&found) {
+        if diff.key == UNITS_KEY {
+            return Err(units_refusal(&diff, &found));
+        }
         let advice = match (diff.key.as_str(), &diff.other) {
             ("engine", Some(engine)) => {
                 format!("resume it with the {engine} engine, or use another file for this run")
@@ -78,6 +82,26 @@ pub(crate) fn parse(bytes: &[u8], id: &RunId, tasks: usize) -> Result<Parsed, St
         done.push(result);
     }
     Ok(Parsed { done, complete_len })
+}
+
+/// The refusal of a file whose unit-list version (`diff`, this run's against the
+/// file's) differs: one made with another list, or before versions were recorded.
+fn units_refusal(diff: &Difference, found: &RunId) -> String {
+    let engine = found.get("engine").unwrap_or(Engine::UNNAMED.name());
+    let here = diff.this.as_deref().unwrap_or("?");
+    match &diff.other {
+        None => format!(
+            "records no version of the {engine} engine's unit list (it was written before \
+             checkpoints recorded one), so its tasks cannot be told from this build's \
+             (version {here}): finish it with the nqueens that started it, or use another \
+             file for this run"
+        ),
+        Some(there) => format!(
+            "was written with version {there} of the {engine} engine's unit list, and this \
+             build uses version {here}: finish it with a build of version {there}, or use \
+             another file for this run"
+        ),
+    }
 }
 
 /// Parses a header line (without its newline) into the run it names.
@@ -119,6 +143,28 @@ mod tests {
         let damaged = line.replacen("14", "15", 1);
         assert_eq!(parse_record(damaged.trim_end()), None);
         assert_eq!(parse_header(header_line(&id()).trim_end()), Some(id()));
+    }
+
+    #[test]
+    fn files_of_another_unit_list_are_refused() {
+        let refusal = |header: RunId| {
+            let text = header_line(&header) + &record_line(&result(1));
+            parse(text.as_bytes(), &id(), TASKS).err().unwrap()
+        };
+        let e = refusal(id().with("units", "2"));
+        assert!(
+            e.starts_with(
+                "was written with version 2 of the backtrack engine's unit list, and this \
+                 build uses version 1"
+            ),
+            "{e}"
+        );
+        let older = RunId::parse(&id().to_string().replace("units=1 ", "")).unwrap();
+        let e = refusal(older);
+        assert!(
+            e.starts_with("records no version of the backtrack engine's unit list"),
+            "{e}"
+        );
     }
 
     /// A valid file of `records` (indices below [`TASKS`]), then damaged: bytes

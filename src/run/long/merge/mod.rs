@@ -42,6 +42,8 @@ pub struct Merged {
     pub tasks: usize,
     /// The engine that counted.
     pub engine: Engine,
+    /// The version of its list of units that every shard used.
+    pub units: u32,
     /// The symmetry mode.
     pub symmetry: Symmetry,
     /// Rows fixed to form tasks (the backtracking engine only).
@@ -136,6 +138,8 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
         work: counting(engine).work(work),
         tasks: first.tasks_total,
         engine,
+        // `check_seals` refused every report without a version, `check_shard_set` a mix.
+        units: first.units.unwrap_or_default(),
         symmetry: first.symmetry,
         split_depth: first.split_depth,
         placements: first.placements.clone(),
@@ -165,6 +169,7 @@ mod tests {
             ShardReport {
                 n: 8,
                 engine: Some(Engine::UNNAMED),
+                units: Some(1),
                 symmetry: Symmetry::Mirror,
                 kernel: Some(Kernel::Scalar),
                 split_depth: Some(2),
@@ -226,6 +231,37 @@ mod tests {
             .to_string()
             .contains("its share"));
         assert!(merge_all(&[]).is_err());
+    }
+
+    #[test]
+    fn unit_list_versions_are_recorded_and_never_mixed() {
+        let set: Vec<_> = (0..2).map(|i| report(i, 2)).collect();
+        assert_eq!(merge_all(&set).unwrap().units, 1);
+        let mut mixed = set.clone();
+        mixed[1].1.units = Some(2);
+        mixed[1].1 = mixed[1].1.clone().sealed();
+        let e = merge_all(&mixed).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "s1.json was counted with version 2 of the backtrack engine's unit list and \
+             s0.json with version 1: shards of different unit lists cannot be merged (rerun \
+             the shards of one version with one build)"
+        );
+        // The seal covers the version: changing it unsealed is a failed seal.
+        let mut edited = set.clone();
+        edited[1].1.units = Some(2);
+        assert!(matches!(
+            merge_all(&edited).unwrap_err(),
+            Error::ShardSeal { missing: false, .. }
+        ));
+        let mut old = set;
+        old[0].1.units = None;
+        old[0].1 = old[0].1.clone().sealed();
+        let e = merge_all(&old).unwrap_err().to_string();
+        assert!(
+            e.starts_with("s0.json records no version of the backtrack engine's unit list"),
+            "{e}"
+        );
     }
 
     #[test]

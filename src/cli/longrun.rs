@@ -202,7 +202,7 @@ fn print_run(result: &LongRun, checkpoint: Option<&Path>, json: bool) -> Outcome
             let text = serde_json::to_string(&value).expect("a count serializes");
             print_stdout(&(text + "\n"))?;
             let count = &result.count;
-            verdict(count.published, count.disagreement.as_deref())
+            Ok(verdict(count.published, count.disagreement.as_deref()))
         }
         _ => print_count(&result.count, json),
     }

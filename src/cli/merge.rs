@@ -55,7 +55,7 @@ pub fn run(args: &MergeArgs) -> Outcome {
         merged.total.to_string()
     };
     print_stdout(&(text + "\n"))?;
-    verdict(merged.published, merged.disagreement.as_deref())
+    Ok(verdict(merged.published, merged.disagreement.as_deref()))
 }
 
 /// A refused set of reports: bad input (exit status 2), with the way out for reports

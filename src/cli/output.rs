@@ -19,21 +19,21 @@ pub fn print_count(count: &Count, json: bool) -> Outcome {
         format!("{}\n", count.total)
     };
     print_stdout(&text)?;
-    verdict(count.published, count.disagreement.as_deref())
+    Ok(verdict(count.published, count.disagreement.as_deref()))
 }
 
 /// The exit status of a printed count or merge that compared itself with the
 /// published values: 0 unless it disagreed, then 1 after an error line that names the
 /// computed and the published values (the count is on stdout all the same).
-pub fn verdict(check: Check, disagreement: Option<&str>) -> Outcome {
+pub fn verdict(check: Check, disagreement: Option<&str>) -> ExitCode {
     if check == Check::Mismatch {
         eprintln!(
             "error: {}",
             disagreement.unwrap_or("the count differs from the published value")
         );
-        return Ok(ExitCode::from(1));
+        return ExitCode::from(1);
     }
-    Ok(ExitCode::SUCCESS)
+    ExitCode::SUCCESS
 }
 
 /// Writes `text` to stdout; a closed pipe is not an error.

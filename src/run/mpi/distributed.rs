@@ -39,6 +39,7 @@ use crate::run::long::identity::RunIdentity;
 use crate::run::long::longrun::{LongRun, LongRunOptions};
 use crate::run::long::resumable::{open_checkpoint, remaining, stopped, Pass};
 use crate::run::mpi::limbs::{pack, unpack, LIMBS};
+use crate::run::mpi::received::Received;
 
 /// Variables that hold the number of ranks on this node.
 const LOCAL_SIZE_VARIABLES: [&str; 2] = ["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"];
@@ -142,7 +143,15 @@ pub fn count_distributed(
     };
     debug_assert_eq!(todo, remaining(&pass, &done));
     let ranks = usize::try_from(world.size()).unwrap_or(1);
-    let served = serve_and_work(&world, &setup, &todo, ranks, checkpoint.as_ref(), stop);
+    let received = Received::new(tasks, done.iter().map(|r| r.index));
+    let served = serve_and_work(
+        &world,
+        &setup,
+        &todo,
+        ranks,
+        (&received, checkpoint.as_ref()),
+        stop,
+    );
     let finish = checkpoint.as_ref().map_or(Ok(()), Checkpoint::finish);
     let own = served.as_ref().map_or(SATURATED, |s| s.own);
     let local = pack(own, setup.threads);
@@ -158,6 +167,13 @@ pub fn count_distributed(
     }
     if served.ran < todo.len() {
         return Err(stopped(done.len() + served.ran, tasks, checkpoint.as_ref()));
+    }
+    // Every unit once: the record refused repeats, so all of them are there.
+    if received.count() != tasks {
+        return Err(Error::Mpi(format!(
+            "{} of the {tasks} units were received: the results are incomplete",
+            received.count()
+        )));
     }
     let sums = Sums::total_of(&done)?.checked_add(served.reported)?;
     Ok(Some(LongRun {
@@ -186,14 +202,14 @@ struct Served {
 }
 
 /// Rank 0: its pool works through the shared counter while the main thread hands
-/// ranges to the other ranks, records and sums their results, until each has been
-/// told that the work is done.
+/// ranges to the other ranks, checks (in `received`: each unit in range and new),
+/// records and sums their results, until each has been told that the work is done.
 fn serve_and_work<C: Communicator>(
     world: &C,
     setup: &Setup,
     todo: &[usize],
     ranks: usize,
-    checkpoint: Option<&Checkpoint>,
+    (received, checkpoint): (&Received, Option<&Checkpoint>),
     stop: &Stop,
 ) -> Result<Served, Error> {
     let next = AtomicUsize::new(0);
@@ -201,6 +217,10 @@ fn serve_and_work<C: Communicator>(
     let record = |result: &TaskResult| match checkpoint {
         Some(c) => c.record(result, stop.is_requested()),
         None => Ok(()),
+    };
+    let own = |result: &TaskResult| {
+        received.accept(result.index, "rank 0")?;
+        record(result)
     };
     std::thread::scope(|scope| {
         let local = scope.spawn(|| {
@@ -213,7 +233,7 @@ fn serve_and_work<C: Communicator>(
                     })
                 });
                 let indices = positions.map(|p| todo[p]);
-                drive(indices, stop, |i| setup.run_task(i), record)
+                drive(indices, stop, |i| setup.run_task(i), own)
             })
         });
         let mut reported = Sums::default();
@@ -233,7 +253,13 @@ fn serve_and_work<C: Communicator>(
             if reason != 0 {
                 stop.request(reason);
             }
+            let source = format!("rank {}", status.source_rank());
             for result in results {
+                // A unit out of range or received before counts nowhere.
+                if let Err(e) = received.accept(result.index, &source) {
+                    failure.get_or_insert(e);
+                    continue;
+                }
                 let added = Sums::of(&result);
                 match reported.checked_add(added) {
                     Ok(sums) => reported = sums,

@@ -48,6 +48,7 @@
 #![deny(missing_docs, unreachable_pub)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod audit;
 mod backtrack;
 mod build_info;
 mod cpu;
@@ -69,6 +70,9 @@ mod seconds;
 mod solutions;
 mod symmetry;
 
+pub use audit::{
+    audit, Audit, AuditOptions, Catch, Mismatch, DEFAULT_SAMPLE, MAX_SAMPLE, WRONG_FRACTIONS,
+};
 pub use build_info::{COMMIT, VERSION};
 pub use cpu::Kernel;
 pub use engine::{Engine, EngineChoice, TaskResult, Work};

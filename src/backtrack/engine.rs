@@ -6,9 +6,11 @@ use crate::backtrack::plan::tasks::MAX_TASKS;
 use crate::backtrack::plan::{TaskList, UNITS_VERSION};
 use crate::backtrack::probes;
 use crate::backtrack::search::resolved::Resolved;
+use crate::backtrack::spec::TaskUnits;
 use crate::backtrack::task::run_task;
 use crate::cpu::{Kernel, Level};
 use crate::engine::interface::{CountingEngine, Plan, Request, WorkEstimate};
+use crate::engine::spec::Units;
 use crate::engine::unit::TaskResult;
 use crate::engine::work::Work;
 use crate::error::{Error, Unsuited};
@@ -64,6 +66,12 @@ impl CountingEngine for Backtrack {
 
     fn predicted_peak_bytes(&self, _: usize, _: usize) -> Option<u64> {
         None
+    }
+
+    fn units(&self, request: &Request<'_>) -> Result<Box<dyn Units>, Error> {
+        let list =
+            TaskList::for_placement(request.placement, request.symmetry, request.split_depth)?;
+        Ok(Box::new(TaskUnits { list }))
     }
 
     fn plan(&self, request: &Request<'_>, level: Level) -> Result<Box<dyn Plan>, Error> {

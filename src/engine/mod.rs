@@ -21,6 +21,8 @@
 //! - [`choice`]: the names ([`EngineChoice`] with `auto`, [`Engine`] without) and the
 //!   rule `auto` follows;
 //! - [`interface`]: the two traits and what they exchange ([`Request`]);
+//! - [`spec`]: a unit described in the board's terms (per-row column masks and a
+//!   weighing), for `audit`'s independent recount;
 //! - [`work`]: the work measure; [`unit`]: a finished unit's [`TaskResult`].
 //!
 //! **Adding a third engine** (a GPU one, say): make its folder beside `backtrack/` and
@@ -34,6 +36,7 @@
 
 pub(crate) mod choice;
 pub(crate) mod interface;
+pub(crate) mod spec;
 pub(crate) mod unit;
 pub(crate) mod work;
 

@@ -3,10 +3,11 @@
 
 use crate::cpu::{Kernel, Level};
 use crate::engine::interface::{CountingEngine, Plan, Request, WorkEstimate};
+use crate::engine::spec::Units;
 use crate::engine::unit::TaskResult;
 use crate::engine::work::Work;
 use crate::error::{Error, Unsuited};
-use crate::join::units::{max_len, JoinPlan, UNITS_VERSION};
+use crate::join::units::{max_len, JoinPlan, JoinUnits, UNITS_VERSION};
 use crate::join::{memory, MAX_N, MIN_N};
 use crate::symmetry::Symmetry;
 
@@ -84,6 +85,10 @@ impl CountingEngine for Join {
 
     fn predicted_peak_bytes(&self, n: usize, threads: usize) -> Option<u64> {
         Some(memory::peak_bytes(n, threads))
+    }
+
+    fn units(&self, request: &Request<'_>) -> Result<Box<dyn Units>, Error> {
+        Ok(Box::new(JoinUnits::new(request.placement.n())))
     }
 
     fn plan(&self, request: &Request<'_>, level: Level) -> Result<Box<dyn Plan>, Error> {

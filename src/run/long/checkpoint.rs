@@ -33,7 +33,7 @@ use crate::run::long::identity::RunId;
 use crate::run::long::lock::Held;
 use format::{header_line, parse, record_line};
 
-mod format;
+pub(crate) mod format;
 
 /// The first word of a checkpoint file.
 pub(crate) const MAGIC: &str = "nqueens-checkpoint";

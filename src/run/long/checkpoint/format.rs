@@ -105,7 +105,7 @@ fn units_refusal(diff: &Difference, found: &RunId) -> String {
 }
 
 /// Parses a header line (without its newline) into the run it names.
-fn parse_header(line: &str) -> Option<RunId> {
+pub(crate) fn parse_header(line: &str) -> Option<RunId> {
     let rest = line.strip_prefix(MAGIC)?.strip_prefix(' ')?;
     let (fields, check) = rest.rsplit_once(" check=")?;
     let body = &line[..MAGIC.len() + 1 + fields.len()];
@@ -116,7 +116,7 @@ fn parse_header(line: &str) -> Option<RunId> {
 }
 
 /// Parses a record line (without its newline).
-fn parse_record(line: &str) -> Option<TaskResult> {
+pub(crate) fn parse_record(line: &str) -> Option<TaskResult> {
     let (body, check) = line.rsplit_once(' ')?;
     if check != format!("{:016x}", fnv1a(body.as_bytes())) {
         return None;

@@ -24,12 +24,13 @@ impl UnitSet {
 
     /// Adds unit `index` (below the run's unit count); false if it was in already.
     pub(crate) fn insert(&mut self, index: usize) -> bool {
-        let bit = 1u64 << (index % 64);
-        let word = &mut self.words[index / 64];
-        let new = *word & bit == 0;
-        *word |= bit;
-        self.len += usize::from(new);
-        new
+        let (word, bit) = (index / 64, 1u64 << (index % 64));
+        if self.words[word] & bit != 0 {
+            return false;
+        }
+        self.words[word] |= bit;
+        self.len += 1;
+        true
     }
 
     /// Whether unit `index` is in the set.

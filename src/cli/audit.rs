@@ -127,7 +127,13 @@ fn summary(a: &Audit) -> String {
             reason = "a percentage for people to read"
         )]
         let percent = 100.0 * part as f64 / a.units_total.max(1) as f64;
-        format!("{percent:.1}%")
+        if percent >= 1.0 || percent == 0.0 {
+            format!("{percent:.1}%")
+        } else if percent >= 0.01 {
+            format!("{percent:.2}%")
+        } else {
+            format!("{percent:.5}%")
+        }
     };
     let depth = a
         .split_depth

@@ -30,10 +30,12 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::engine::spec::Units;
 use crate::engine::{Engine, TaskResult};
 use crate::error::Error;
 use crate::limits::resolve_threads;
 use crate::pool::build_pool;
+use crate::run::long::identity::RunId;
 use crate::symmetry::Symmetry;
 use draw::{draw, UnitSet};
 use read::{fetch, note_units, shard_of, Lines};
@@ -163,90 +165,21 @@ pub fn audit(paths: &[PathBuf], options: &AuditOptions) -> Result<Audit, Error> 
     let id = first.header()?;
     let run = run::rebuild(&id, first.name())?;
     let total = run.units.len();
-    let same_run = |id: &crate::run::long::identity::RunId| id.clone().with("shard", "");
-    // First pass: every file of the same run, each unit recorded once.
-    let mut recorded = UnitSet::new(total);
-    let mut shards = Vec::with_capacity(paths.len());
-    let mut names = Vec::with_capacity(paths.len());
-    for (i, path) in paths.iter().enumerate() {
-        let mut lines = if i == 0 {
-            Lines::open(first_path)?
-        } else {
-            Lines::open(path)?
-        };
-        let here = lines.header()?;
-        if let Some(diff) = same_run(&here).difference(&same_run(&id)) {
-            return Err(Error::Audit(format!(
-                "{} is from another run than {}: {}; audit each run on its own",
-                lines.name(),
-                first.name(),
-                diff.describe("there", &format!("in {}", first.name()))
-            )));
-        }
-        let shard = shard_of(&here, lines.name())?;
-        note_units(&mut lines, total, shard, &mut recorded)?;
-        shards.push(shard);
-        names.push(lines.name().to_string());
-    }
-    if recorded.len() == 0 {
-        return Err(Error::Audit(format!(
-            "{} records no finished unit yet: nothing to audit",
-            names.join(", ")
-        )));
-    }
-    // The draw, then the second pass for the records drawn.
-    let drawn = draw(&recorded, options.sample.clamp(1, MAX_SAMPLE), options.seed);
-    let mut wanted = UnitSet::new(total);
-    for &i in &drawn {
-        wanted.insert(i);
-    }
-    let mut records: Vec<(TaskResult, String)> = Vec::with_capacity(drawn.len());
-    for (path, &shard) in paths.iter().zip(&shards) {
-        let mut lines = Lines::open(path)?;
-        lines.header()?;
-        for (result, line) in fetch(&mut lines, total, shard, &wanted)? {
-            records.push((result, format!("{} line {line}", lines.name())));
-        }
-    }
-    records.sort_by_key(|(r, _)| r.index);
-    let fetched: Vec<usize> = records.iter().map(|(r, _)| r.index).collect();
-    if fetched != drawn {
-        return Err(Error::Audit(format!(
-            "{} changed while the audit read it: run the audit again",
-            names.join(", ")
-        )));
-    }
-    // The recounts, one unit per worker at a time.
+    let files = note_all(paths, &id, first.name(), total)?;
+    let drawn = draw(
+        &files.recorded,
+        options.sample.clamp(1, MAX_SAMPLE),
+        options.seed,
+    );
+    let records = fetch_drawn(paths, &files, total, &drawn)?;
     let pool = build_pool(threads)?;
-    let units = &run.units;
-    let outcomes: Vec<(Option<Mismatch>, f64)> = pool.install(|| {
-        records
-            .par_iter()
-            .map(|(record, place)| {
-                let timer = Instant::now();
-                let spec = units.spec(record.index);
-                let found = recount(&spec);
-                let agrees = found.weighted == record.weighted
-                    && found.nodes.is_none_or(|nodes| nodes == record.work);
-                let mismatch = (!agrees).then(|| Mismatch {
-                    unit: record.index,
-                    description: spec.description,
-                    recorded_in: place.clone(),
-                    recorded: record.weighted,
-                    recounted: found.weighted,
-                    recorded_work: found.nodes.map(|_| record.work),
-                    recounted_work: found.nodes,
-                });
-                (mismatch, timer.elapsed().as_secs_f64())
-            })
-            .collect()
-    });
+    let outcomes = pool.install(|| recount_all(run.units.as_ref(), &records));
     let unit_seconds: f64 = outcomes.iter().map(|(_, s)| s).sum();
     let seconds_max_unit = outcomes.iter().map(|(_, s)| *s).fold(0.0, f64::max);
     let mismatches: Vec<Mismatch> = outcomes.into_iter().filter_map(|(m, _)| m).collect();
     let work_compared = run.units.spec(drawn[0]).rows_above.is_some();
     Ok(Audit {
-        files: names,
+        files: files.names,
         n: run.n,
         engine: run.engine,
         units_version: run.units_version,
@@ -254,7 +187,7 @@ pub fn audit(paths: &[PathBuf], options: &AuditOptions) -> Result<Audit, Error> 
         split_depth: run.split_depth,
         placements: run.placements,
         units_total: total,
-        units_recorded: recorded.len(),
+        units_recorded: files.recorded.len(),
         units_drawn: drawn.len(),
         seed: options.seed,
         method: METHOD,
@@ -265,8 +198,113 @@ pub fn audit(paths: &[PathBuf], options: &AuditOptions) -> Result<Audit, Error> 
         seconds: start.elapsed().as_secs_f64(),
         seconds_per_unit: unit_seconds / count_f64(drawn.len()),
         seconds_max_unit,
-        catch: catch(drawn.len(), recorded.len()),
+        catch: catch(drawn.len(), files.recorded.len()),
     })
+}
+
+/// What the first pass found in the files.
+struct Noted {
+    /// The files' names.
+    names: Vec<String>,
+    /// The shard each file names (`None` for a whole run).
+    shards: Vec<Option<crate::run::long::shard::Shard>>,
+    /// The units recorded in any of them.
+    recorded: UnitSet,
+}
+
+/// First pass: checks that every file of `paths` is a checkpoint of the run `id` (of
+/// `first`, with `total` units; any shard) and notes the units they record, each once.
+fn note_all(paths: &[PathBuf], id: &RunId, first: &str, total: usize) -> Result<Noted, Error> {
+    let same_run = |id: &RunId| id.clone().with("shard", "");
+    let mut noted = Noted {
+        names: Vec::with_capacity(paths.len()),
+        shards: Vec::with_capacity(paths.len()),
+        recorded: UnitSet::new(total),
+    };
+    for path in paths {
+        let mut lines = Lines::open(path)?;
+        let here = lines.header()?;
+        if let Some(diff) = same_run(&here).difference(&same_run(id)) {
+            return Err(Error::Audit(format!(
+                "{} is from another run than {first}: {}; audit each run on its own",
+                lines.name(),
+                diff.describe("there", &format!("in {first}"))
+            )));
+        }
+        let shard = shard_of(&here, lines.name())?;
+        note_units(&mut lines, total, shard, &mut noted.recorded)?;
+        noted.shards.push(shard);
+        noted.names.push(lines.name().to_string());
+    }
+    if noted.recorded.len() == 0 {
+        return Err(Error::Audit(format!(
+            "{} records no finished unit yet: nothing to audit",
+            noted.names.join(", ")
+        )));
+    }
+    Ok(noted)
+}
+
+/// Second pass: the records of the units `drawn` (sorted), with where each is
+/// (`FILE line L`), in the order of `drawn`.
+fn fetch_drawn(
+    paths: &[PathBuf],
+    files: &Noted,
+    total: usize,
+    drawn: &[usize],
+) -> Result<Vec<(TaskResult, String)>, Error> {
+    let mut wanted = UnitSet::new(total);
+    for &i in drawn {
+        wanted.insert(i);
+    }
+    let mut records = Vec::with_capacity(drawn.len());
+    for (path, &shard) in paths.iter().zip(&files.shards) {
+        let mut lines = Lines::open(path)?;
+        lines.header()?;
+        for (result, line) in fetch(&mut lines, total, shard, &wanted)? {
+            records.push((result, format!("{} line {line}", lines.name())));
+        }
+    }
+    records.sort_by_key(|(r, _)| r.index);
+    if !records
+        .iter()
+        .map(|(r, _)| r.index)
+        .eq(drawn.iter().copied())
+    {
+        return Err(Error::Audit(format!(
+            "{} changed while the audit read it: run the audit again",
+            files.names.join(", ")
+        )));
+    }
+    Ok(records)
+}
+
+/// Recounts the unit of each record on the current pool, one unit per worker at a
+/// time: its mismatch, if any, and the seconds its recount took.
+fn recount_all(
+    units: &dyn Units,
+    records: &[(TaskResult, String)],
+) -> Vec<(Option<Mismatch>, f64)> {
+    records
+        .par_iter()
+        .map(|(record, place)| {
+            let timer = Instant::now();
+            let spec = units.spec(record.index);
+            let found = recount(&spec);
+            let agrees = found.weighted == record.weighted
+                && found.nodes.is_none_or(|nodes| nodes == record.work);
+            let mismatch = (!agrees).then(|| Mismatch {
+                unit: record.index,
+                description: spec.description,
+                recorded_in: place.clone(),
+                recorded: record.weighted,
+                recounted: found.weighted,
+                recorded_work: found.nodes.map(|_| record.work),
+                recounted_work: found.nodes,
+            });
+            (mismatch, timer.elapsed().as_secs_f64())
+        })
+        .collect()
 }
 
 /// The chance of drawing a wrong unit among `drawn` of `recorded`, for each of

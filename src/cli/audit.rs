@@ -2,6 +2,7 @@
 //! checkpoints: recorded units drawn at random, recounted by an independent method
 //! and compared.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -154,9 +155,10 @@ fn summary(a: &Audit) -> String {
         a.symmetry,
         a.units_total
     );
-    out += &format!(
+    let _ = writeln!(
+        out,
         "recorded: {} units ({} of the run)\ndrawn: {} ({} of the run), seed {} (--seed {} \
-         draws them again)\n",
+         draws them again)",
         a.units_recorded,
         share(a.units_recorded),
         a.units_drawn,
@@ -164,7 +166,7 @@ fn summary(a: &Audit) -> String {
         a.seed,
         a.seed
     );
-    out += &format!("recounted by: {}\n", a.method);
+    let _ = writeln!(out, "recounted by: {}", a.method);
     out += if a.work_compared {
         "compared: each unit's weighted count and its nodes\n"
     } else {
@@ -181,10 +183,11 @@ fn summary(a: &Audit) -> String {
             a.mismatches.len()
         )
     };
-    out += &format!("result: {verdict}\n");
+    let _ = writeln!(out, "result: {verdict}");
     let threads = if a.threads == 1 { "thread" } else { "threads" };
-    out += &format!(
-        "time: {} on {} {threads} ({} per unit on one thread, {} the longest)\n",
+    let _ = writeln!(
+        out,
+        "time: {} on {} {threads} ({} per unit on one thread, {} the longest)",
         duration(a.seconds),
         a.threads,
         duration(a.seconds_per_unit),
@@ -205,9 +208,10 @@ fn summary(a: &Audit) -> String {
                 )
             })
             .collect();
-        out += &format!(
+        let _ = writeln!(
+            out,
             "what it proves: were a fraction f of the recorded units wrong, {} units drawn at \
-             random would include one with probability at least 1 - (1 - f)^{}: {}\n",
+             random would include one with probability at least 1 - (1 - f)^{}: {}",
             a.units_drawn,
             a.units_drawn,
             chances.join(", ")

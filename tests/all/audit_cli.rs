@@ -94,7 +94,7 @@ fn shards_are_audited_through_their_checkpoints_and_draws_repeat() {
             file
         })
         .collect();
-    let files: Vec<&Path> = shards.iter().map(|p| p.as_path()).collect();
+    let files: Vec<&Path> = shards.iter().map(std::path::PathBuf::as_path).collect();
     let a = audited(&files, &["--sample", "30", "--seed", "7"]);
     assert_eq!(a["units_recorded"], a["units_total"]);
     assert_eq!(a["units_drawn"], 30);

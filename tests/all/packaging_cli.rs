@@ -156,7 +156,7 @@ fn man_dir_writes_every_page() {
         .assert()
         .success()
         .stdout("")
-        .stderr(predicate::str::contains("wrote 10 pages"));
+        .stderr(predicate::str::contains("wrote 11 pages"));
     let top = std::fs::read_to_string(pages.join("nqueens.1")).unwrap();
     assert_eq!(top, stdout(&["man"]));
     for command in COMMANDS {

@@ -11,12 +11,13 @@
 //! **Interface.** Every engine implements [`CountingEngine`] (its smallest board, the
 //! options it serves and the message when it does not, what makes a shard report of it
 //! impossible, the version of its list of units (in every checkpoint identity and shard
-//! report), the most units a plan can have, its work unit, its kernel at a processor [`Level`],
-//! its predicted peak memory, and its plan) and [`Plan`] (board size, unit count, run
-//! unit `i`, symmetry, split depth, set-up work, kernel actually run, peak memory, its
-//! own work estimate). The engine's name is [`Engine`], which this layer pairs with
-//! each (a plan comes with it: [`Planned`]). The layers above (run, estimate, merge)
-//! ask these; they never match on an engine.
+//! report), the most units a plan can have, its work unit, its kernel at a processor
+//! [`Level`], its predicted peak memory, its units described for an audit, and its
+//! plan) and [`Plan`] (board size, unit count, run unit `i`, symmetry, split depth,
+//! set-up work, kernel actually run, peak memory, its own work estimate). The engine's
+//! name is [`Engine`], which this layer pairs with each (a plan comes with it:
+//! [`Planned`]). The layers above (run, estimate, merge, audit) ask these; they never
+//! match on an engine.
 //!
 //! - [`choice`]: the names ([`EngineChoice`] with `auto`, [`Engine`] without) and the
 //!   rule `auto` follows;

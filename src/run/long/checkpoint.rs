@@ -3,7 +3,7 @@
 //! The file is text. The first line identifies the run (see [`RunId`]):
 //!
 //! ```text
-//! nqueens-checkpoint format=1 n=16 symmetry=mirror split_depth=4 placements= tasks=9844 shard=all check=1f0c...
+//! nqueens-checkpoint format=1 n=16 units=1 symmetry=mirror split_depth=4 placements= tasks=9844 shard=all check=1f0c...
 //! ```
 //!
 //! and every further line records one finished task as

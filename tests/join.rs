@@ -13,9 +13,6 @@
 //! test avx2::totals_match_published_and_backtracking ... ignored, this processor lacks AVX2, BMI2 or POPCNT
 //! ```
 
-// Without libtest's harness, the published table's own `#[test]`s compile to nothing,
-// which leaves their imports unused.
-#[allow(unused_imports)]
 mod common;
 
 use std::process::ExitCode;

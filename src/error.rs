@@ -146,6 +146,10 @@ pub enum Error {
     /// A set of shard outputs cannot be merged.
     #[error("{0}")]
     Merge(String),
+    /// Files that an audit cannot check (not checkpoints, damaged, of different runs,
+    /// or of another unit list); the message names the file and the problem.
+    #[error("{0}")]
+    Audit(String),
     /// The run was asked to stop ([`crate::Stop`]) before all its tasks ran; those that
     /// finished are saved in the checkpoint, if it has one.
     #[error("stopped: {saved} of {tasks} tasks saved{}", checkpoint.as_ref().map(|c| format!(" in {c}")).unwrap_or_default())]

@@ -21,9 +21,11 @@
 //!   [`Observer`] and stops early when a [`Stop`] is requested; [`merge`] checks and
 //!   sums a complete set of sealed [`ShardReport`]s. With the `mpi` feature,
 //!   `count_distributed` spreads a count over MPI ranks.
+//! - **Checks**: a whole count and a merge compare themselves with the [`published`]
+//!   values (their `published` field); [`audit()`] recounts a sample of a checkpoint's
+//!   recorded units by an independent method.
 //! - **Estimates**: [`estimate()`] predicts a count's size, time and memory (Knuth's
 //!   probes for the backtracking engine, a timed sample of units for the join engine).
-//!
 //! - **Files**: [`files`] opens inputs that are regular files only, with bounded
 //!   reads, and files to update without following a symbolic link.
 //!
@@ -39,14 +41,16 @@
 //! checkpoints, shards and MPI, and sums them exactly in `u128`. The processor level
 //! (`cpu`) is detected once per run from the [`Kernel`] choice; each engine runs its best
 //! path at or below it. Symmetry reduction (`symmetry`) and fundamental counts by
-//! Burnside's lemma sit beside them. The layers, lowest first: `build_info`, `files`, `limits`,
-//! `cpu`, `model`, `pool`, `sampling`, `symmetry`; the engines `backtrack` and `join`
-//! (siblings); `engine`; `run`; then `entry`, `solutions` and `estimate`. Each uses only
-//! the layers below it.
+//! Burnside's lemma sit beside them. Every whole count checks itself against the
+//! [`published`] table (which never supplies a count). The layers, lowest first:
+//! `build_info`, `files`, `limits`, `published`, `cpu`, `model`, `pool`, `sampling`,
+//! `symmetry`; the engines `backtrack` and `join` (siblings); `engine`; `run`; then
+//! `entry`, `solutions`, `estimate` and `audit`. Each uses only the layers below it.
 
 #![deny(missing_docs, unreachable_pub)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod audit;
 mod backtrack;
 mod build_info;
 mod cpu;
@@ -62,18 +66,16 @@ mod model;
 pub mod naive;
 mod names;
 mod pool;
+pub mod published;
 mod run;
 mod sampling;
 mod seconds;
 mod solutions;
 mod symmetry;
 
-/// The published table, shared with the binary's `verify` (tests only).
-#[cfg(test)]
-#[allow(unreachable_pub, dead_code)]
-#[path = "cli/report/published.rs"]
-mod published;
-
+pub use audit::{
+    audit, Audit, AuditOptions, Catch, Mismatch, DEFAULT_SAMPLE, MAX_SAMPLE, WRONG_FRACTIONS,
+};
 pub use build_info::{COMMIT, VERSION};
 pub use cpu::Kernel;
 pub use engine::{Engine, EngineChoice, TaskResult, Work};

@@ -13,9 +13,6 @@
 //! test avx2::totals_match_published_and_backtracking ... ignored, this processor lacks AVX2, BMI2 or POPCNT
 //! ```
 
-// Without libtest's harness, the published table's own `#[test]`s compile to nothing,
-// which leaves their imports unused.
-#[allow(unused_imports)]
 mod common;
 
 use std::process::ExitCode;
@@ -24,8 +21,8 @@ use std::sync::OnceLock;
 use common::{options, published_total, THREADS};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use nqueens::internals::{
-    count_disjoint_pairs, join_kernel, plain_count_disjoint_pairs, tagged, JoinPlan, Level, PairScratch,
-    UnitOutcome, CLASS_COUNT, JOIN_MIN_N,
+    count_disjoint_pairs, join_kernel, plain_count_disjoint_pairs, tagged, JoinPlan, Level,
+    PairScratch, UnitOutcome, CLASS_COUNT, JOIN_MIN_N,
 };
 use nqueens::{Kernel, Symmetry};
 use proptest::prelude::*;
@@ -45,7 +42,10 @@ const CHECKS: [(&str, Check); 3] = [
         pairs_agree_with_plain_loop,
     ),
     ("totals_match_published_and_backtracking", totals_match),
-    ("large_stored_sets_agree_with_the_plain_loop", large_stored_sets_agree),
+    (
+        "large_stored_sets_agree_with_the_plain_loop",
+        large_stored_sets_agree,
+    ),
 ];
 
 /// The checks of the levels above the portable one.

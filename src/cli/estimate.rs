@@ -76,7 +76,9 @@ fn shard_counts(e: &Estimate, hours: f64) -> Option<(u64, u64, u64)> {
 /// A spinner on stderr, on a terminal only, that says what the estimate is doing.
 fn working() -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    bar.set_style(ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("a valid template"));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("a valid template"),
+    );
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
     bar
 }

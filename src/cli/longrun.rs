@@ -13,7 +13,7 @@ use nqueens::{
 };
 use serde::Serialize;
 
-use super::output::{print_count, print_stdout};
+use super::output::{print_count, print_stdout, verdict};
 use super::progress::{Mode, Progress};
 use super::{Failure, Outcome};
 use signals::{Counting, Tally, Watch};
@@ -203,7 +203,8 @@ fn print_run(result: &LongRun, checkpoint: Option<&Path>, json: bool) -> Outcome
             };
             let text = serde_json::to_string(&value).expect("a count serializes");
             print_stdout(&(text + "\n"))?;
-            Ok(ExitCode::SUCCESS)
+            let count = &result.count;
+            Ok(verdict(count.published, count.disagreement.as_deref()))
         }
         _ => print_count(&result.count, json),
     }

@@ -179,7 +179,9 @@ fn exit_statuses(roff: &mut Roff) {
         ("0", "success"),
         (
             "1",
-            "a failure while running, or a check that found a mismatch (verify)",
+            "a failure while running, or a check that found a mismatch: verify; count or \
+             merge whose total differs from the published one (printed all the same); audit \
+             with a unit whose recount disagrees",
         ),
         (
             "2",

@@ -1,12 +1,11 @@
 //! `nqueens merge FILES...`: the total of a complete set of sealed shard reports.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::Args;
 use nqueens::{merge, read_shard_report_file, Error, MergeOptions};
 
-use super::output::print_stdout;
+use super::output::{print_stdout, verdict};
 use super::{Failure, Outcome};
 
 /// Examples shown at the end of `nqueens merge --help` (each one runs as shown).
@@ -34,7 +33,9 @@ pub struct MergeArgs {
 
 /// Runs `merge`: exit status 2 if a file is not a regular file, too large, or not
 /// shard reports, if a report is unsealed, tampered with or impossible, or the set is
-/// incomplete or inconsistent; 1 if a file cannot be read.
+/// incomplete or inconsistent; 1 if a file cannot be read, or if the total (or
+/// `unique`) differs from the published value (printed all the same, with an error
+/// line naming both).
 pub fn run(args: &MergeArgs) -> Outcome {
     let mut reports = Vec::new();
     for path in &args.files {
@@ -56,7 +57,7 @@ pub fn run(args: &MergeArgs) -> Outcome {
         merged.total.to_string()
     };
     print_stdout(&(text + "\n"))?;
-    Ok(ExitCode::SUCCESS)
+    Ok(verdict(merged.published, merged.disagreement.as_deref()))
 }
 
 /// A refused set of reports: bad input (exit status 2), with the way out for reports

@@ -1,8 +1,8 @@
 //! The command line: argument parsing, dispatch, and exit statuses.
 //!
 //! Exit statuses: 0 success; 1 a failure while running, or a check that found a
-//! mismatch (`verify`); 2 bad input, reported as one line on stderr with nothing on
-//! stdout.
+//! mismatch (`verify`; `count` and `merge` against the published values; `audit`); 2 bad
+//! input, reported as one line on stderr with nothing on stdout.
 //!
 //! Output: a stdout that was closed (`>&-`) is refused before a command runs, and a
 //! write to stdout that fails is an error (status 1): a result is never lost with
@@ -10,6 +10,7 @@
 //! status 0, as ripgrep does.
 
 mod args;
+mod audit;
 mod bench;
 mod compare;
 mod completions;
@@ -58,6 +59,9 @@ enum Command {
     /// Sum the JSON outputs of `count --shard I/K --json` into the total.
     #[command(after_help = merge::EXAMPLES)]
     Merge(merge::MergeArgs),
+    /// Recount units drawn at random from a run's checkpoints by an independent method.
+    #[command(after_help = audit::EXAMPLES)]
+    Audit(audit::AuditArgs),
     /// Estimate the nodes and run time of a count (Knuth's random probes).
     #[command(after_help = estimate::EXAMPLES)]
     Estimate(estimate::EstimateArgs),
@@ -133,6 +137,7 @@ impl From<nqueens::Error> for Failure {
             | Error::TooManyTasks { .. }
             | Error::Placement(_)
             | Error::Checkpoint { .. }
+            | Error::Audit(_)
             | Error::Shard(_) => Failure::usage(e.to_string()),
             _ => Failure::runtime(e.to_string()),
         }
@@ -159,6 +164,7 @@ pub fn main() -> ExitCode {
         Command::Bench(a) => bench::run(&a),
         Command::Compare(a) => compare::run(&a),
         Command::Merge(a) => merge::run(&a),
+        Command::Audit(a) => audit::run(&a),
         Command::Estimate(a) => estimate::run(&a),
         Command::Completions(a) => completions::run(&a),
         Command::Man(a) => man::run(&a),

@@ -1,8 +1,10 @@
-//! Writing results to stdout: the text of a count; a pipe closed by its reader is no
-//! error (the command ends quietly, status 0), any other failed write is (status 1).
+//! Writing results to stdout: the text of a count and its check against the published
+//! values; a pipe closed by its reader is no error (the command ends quietly, status
+//! 0), any other failed write is (status 1).
 
 use std::process::ExitCode;
 
+use nqueens::published::Check;
 use nqueens::Count;
 
 use super::{Failure, Outcome};
@@ -12,7 +14,8 @@ use super::{Failure, Outcome};
 pub const CLOSED_STDOUT: &str = "error: stdout is closed, so the result would be lost: \
     redirect it to a file, or to /dev/null (>/dev/null) to discard it";
 
-/// Prints a count: the total alone, `total:`/`unique:` lines with `--unique`, or JSON.
+/// Prints a count: the total alone, `total:`/`unique:` lines with `--unique`, or JSON;
+/// then its check against the published values ([`verdict`]).
 pub fn print_count(count: &Count, json: bool) -> Outcome {
     let text = if json {
         serde_json::to_string(count).expect("a count serializes") + "\n"
@@ -22,7 +25,21 @@ pub fn print_count(count: &Count, json: bool) -> Outcome {
         format!("{}\n", count.total)
     };
     print_stdout(&text)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(verdict(count.published, count.disagreement.as_deref()))
+}
+
+/// The exit status of a printed count or merge that compared itself with the
+/// published values: 0 unless it disagreed, then 1 after an error line that names the
+/// computed and the published values (the count is on stdout all the same).
+pub fn verdict(check: Check, disagreement: Option<&str>) -> ExitCode {
+    if check == Check::Mismatch {
+        eprintln!(
+            "error: {}",
+            disagreement.unwrap_or("the count differs from the published value")
+        );
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
 }
 
 /// Writes `text` to stdout; a pipe closed by its reader is not an error, any other

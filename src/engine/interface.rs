@@ -1,8 +1,11 @@
 //! The interface every engine implements: [`CountingEngine`] (what it is and serves,
-//! before anything is built) and [`Plan`] (its units for one count, built). An engine's
-//! folder implements both; it uses this file, and nothing else of the engine layer.
+//! before anything is built, and its units described for an audit: [`Units`]) and
+//! [`Plan`] (its units for one count, built). An engine's folder implements both; it
+//! uses this file and what it names (`engine::spec`, `engine::unit`, `engine::work`),
+//! and nothing else of the engine layer.
 
 use crate::cpu::{Kernel, Level};
+use crate::engine::spec::Units;
 use crate::engine::unit::TaskResult;
 use crate::engine::work::Work;
 use crate::error::{Error, Unsuited};
@@ -69,9 +72,15 @@ pub(crate) trait CountingEngine: Sync {
         placed: bool,
     ) -> Option<String>;
 
-    /// The fields it adds to the identity of a run (checkpoint headers, shard reports)
-    /// after its name: the version of its list of units (the join engine), or none.
-    fn identity_fields(&self) -> Vec<(&'static str, String)>;
+    /// The version of its list of units: how its units are defined, ordered and
+    /// weighed. Every checkpoint header and shard report records it, and resume and
+    /// merge refuse to mix versions; a golden test beside the constant pins a digest of
+    /// the list, so that changing the list without the version fails the tests.
+    fn units_version(&self) -> u32;
+
+    /// The most units a plan of a board of size `n` can have (from its own unit
+    /// count: `merge` refuses a report of a run with more).
+    fn max_units(&self, n: usize) -> usize;
 
     /// `amount` of work in its unit.
     fn work(&self, amount: u128) -> Work;
@@ -85,6 +94,13 @@ pub(crate) trait CountingEngine: Sync {
     /// known once planned. A prediction above the budget is the least budget that
     /// would do.
     fn predicted_peak_bytes(&self, request: &Request<'_>) -> Option<u64>;
+
+    /// The units of its plan for `request` (which it serves), described for an
+    /// independent recount, without building what counts them.
+    ///
+    /// # Errors
+    /// As [`CountingEngine::plan`].
+    fn units(&self, request: &Request<'_>) -> Result<Box<dyn Units>, Error>;
 
     /// Its plan for `request` (which it serves), with hot loops at `level`.
     ///

@@ -3,18 +3,14 @@
 
 use crate::cpu::{Kernel, Level};
 use crate::engine::interface::{CountingEngine, Plan, Request, TimedUnit, WorkEstimate};
+use crate::engine::spec::Units;
 use crate::engine::unit::TaskResult;
 use crate::engine::work::Work;
 use crate::error::{Error, Unsuited};
 use crate::join::path::Path;
-use crate::join::units::JoinPlan;
-use crate::join::{memory, MIN_N};
+use crate::join::units::{max_len, JoinPlan, JoinUnits, UNITS_VERSION};
+use crate::join::{memory, MAX_N, MIN_N};
 use crate::symmetry::Symmetry;
-
-/// The version of the join engine's list of units: a change to how the units are
-/// defined or ordered must change it, so that no checkpoint or shard of another list is
-/// taken for this one.
-pub(crate) const UNITS_VERSION: u32 = 1;
 
 /// The join engine.
 pub(crate) struct Join;
@@ -63,8 +59,16 @@ impl CountingEngine for Join {
         }
     }
 
-    fn identity_fields(&self) -> Vec<(&'static str, String)> {
-        vec![("units", UNITS_VERSION.to_string())]
+    fn units_version(&self) -> u32 {
+        UNITS_VERSION
+    }
+
+    fn max_units(&self, n: usize) -> usize {
+        if !(MIN_N..=MAX_N).contains(&n) {
+            return 0;
+        }
+        let n = u32::try_from(n).expect("at most MAX_N = 32");
+        usize::try_from(max_len(n)).unwrap_or(usize::MAX)
     }
 
     fn work(&self, amount: u128) -> Work {
@@ -79,6 +83,10 @@ impl CountingEngine for Join {
         let n = u32::try_from(request.placement.n()).ok()?;
         let fit = memory::fit(n, memory::units_bound(n), request.threads, request.memory);
         Some(fit.map_or_else(|least| least, |fit| fit.peak))
+    }
+
+    fn units(&self, request: &Request<'_>) -> Result<Box<dyn Units>, Error> {
+        Ok(Box::new(JoinUnits::new(request.placement.n())))
     }
 
     fn plan(&self, request: &Request<'_>, level: Level) -> Result<Box<dyn Plan>, Error> {

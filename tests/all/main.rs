@@ -1,5 +1,6 @@
 //! The integration tests, in one binary (one link of the crate instead of one per
-//! file), a module per subject: the command line (`cli_count`, `verify_bench_cli`, `engines_cli`,
+//! file), a module per subject: the command line (`cli_count`, `verify_bench_cli`,
+//! `engines_cli`, `audit_cli`, `merge_frontier`,
 //! `messages_cli`, `place_cli`, `progress_cli`, `solve_cli`, `packaging_cli`), the
 //! library's counts (`counts`, `symmetry`, `completion_props`), long runs and their
 //! faults (`longruns`, `faults`, `faults_files`, `memory_limit`, `address_space`), the attacks on their
@@ -16,6 +17,7 @@ mod bench_support;
 mod common;
 
 mod address_space;
+mod audit_cli;
 mod bench_compare;
 mod bench_report;
 mod cli_count;
@@ -27,6 +29,7 @@ mod faults_files;
 mod longruns;
 mod measured;
 mod memory_limit;
+mod merge_frontier;
 mod messages_cli;
 mod packaging_cli;
 mod place_cli;

@@ -71,7 +71,10 @@ fn a_join_count_over_the_jobs_memory_limit_is_refused_before_it_starts() {
     // The group allows 1 GiB: a budget of 2 GiB is refused, and so is n = 24 on 4096
     // threads (each thread needs some MiB of its own).
     for (command, expected) in [
-        ("count 24 --memory 2G --json", "a memory budget of 2.0 GiB is more than the"),
+        (
+            "count 24 --memory 2G --json",
+            "a memory budget of 2.0 GiB is more than the",
+        ),
         ("count 24 --threads 4096 --json", "of memory for N = 24"),
     ] {
         let output = group.run(command);

@@ -1,5 +1,5 @@
-//! Inputs read with a bound (issue 19): `--checkpoint`, `merge`, `compare` and
-//! `bench --baseline` refuse `/dev/zero`, a FIFO (without hanging) and a folder, and
+//! Inputs read with a bound (issue 19): `--checkpoint`, `merge`, `audit`, `compare`
+//! and `bench --baseline` refuse `/dev/zero`, a FIFO (without hanging) and a folder, and
 //! refuse a 100 MB file that is not theirs within a second and in little memory (under
 //! a 100 MB address-space limit, where reading it whole could not even start).
 
@@ -19,6 +19,7 @@ fn readers(input: &Path) -> Vec<Vec<String>> {
     vec![
         words(&["count", "10", "--checkpoint", &input]),
         words(&["merge", &input]),
+        words(&["audit", &input]),
         words(&["compare", &input, &input]),
         words(&[
             "bench",
@@ -119,7 +120,7 @@ fn a_large_file_is_refused_quickly_and_unread() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        let expected = if args[0] == "count" {
+        let expected = if args[0] == "count" || args[0] == "audit" {
             "is not an nqueens checkpoint"
         } else {
             "is 104857600 bytes, more than the 67108864 bytes (64 MiB)"

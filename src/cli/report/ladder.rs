@@ -13,7 +13,7 @@ use nqueens::{count, Error, Options};
 use super::bench::{BenchReport, BenchRow, Measure, SCHEMA};
 use super::facts::CountFacts;
 use super::machine::{utc_timestamp, Build, Machine};
-use super::published::published;
+use nqueens::published::published;
 
 /// How many samples to take, and how long each lasts at least.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,6 +1,7 @@
 //! The join's work: [`JoinPlan`] holds the shared read-only tables and the fixed list
 //! of independent units ([`list`]), and computes any unit on any thread
-//! ([`compute`]).
+//! ([`compute`]); [`spec`] describes the units for an independent recount, `version`
+//! names the list ([`UNITS_VERSION`]) and pins it by a digest.
 //!
 //! **Weighted count.** A unit's `weighted` is the sum, over its joined pairs (west
 //! half-board, east half-board), of the west half-board's weight (see
@@ -12,9 +13,11 @@
 mod compute;
 mod list;
 mod sides;
+mod spec;
 #[cfg(test)]
 mod tests;
 mod timing;
+mod version;
 
 use std::sync::{Mutex, PoisonError};
 
@@ -28,8 +31,10 @@ use crate::join::weights::Start;
 use crate::join::{MAX_N, MIN_N};
 pub(crate) use compute::Caps;
 use compute::UnitScratch;
-pub(crate) use list::list_bytes;
+pub(crate) use list::{list_bytes, max_len};
 use list::{UnitKind, UnitList};
+pub(crate) use spec::JoinUnits;
+pub(crate) use version::UNITS_VERSION;
 
 /// What one unit found, and its work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

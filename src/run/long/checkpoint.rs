@@ -4,7 +4,7 @@
 //! [`RunId`]), checks itself and holds the owner slot:
 //!
 //! ```text
-//! nqueens-checkpoint format=2 n=16 symmetry=mirror split_depth=4 placements= tasks=9844 shard=all check=1f0c... owner pid=4711 host=node17
+//! nqueens-checkpoint format=2 n=16 units=1 symmetry=mirror split_depth=4 placements= tasks=9844 shard=all check=1f0c... owner pid=4711 host=node17
 //! ```
 //!
 //! and every further line records one finished task as
@@ -42,7 +42,7 @@ use crate::run::long::lock::{describe_owner, owner_text, take, Lock, OWNER_WAIT}
 use crate::run::long::resumed::Resumed;
 use format::{owner_slot, read, record_line, Found, Header, Problem, HEADER_LIMIT};
 
-mod format;
+pub(crate) mod format;
 
 /// The first word of a checkpoint file.
 pub(crate) const MAGIC: &str = "nqueens-checkpoint";

@@ -12,6 +12,7 @@
 
 use std::path::Path;
 
+use crate::engine::counting;
 use crate::error::Error;
 use crate::model::placement::Placement;
 use crate::run::count::options::Options;
@@ -117,6 +118,7 @@ impl LongRun {
             ShardReport {
                 n: c.n,
                 engine: Some(c.engine),
+                units: Some(counting(c.engine).units_version()),
                 symmetry: c.symmetry,
                 split_depth: c.split_depth,
                 placements: c.placement.clone().unwrap_or_default(),

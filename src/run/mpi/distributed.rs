@@ -9,8 +9,10 @@
 //! requests rather than blocking, as MPI's blocking receive spins a core.
 //!
 //! Each request carries the results of the rank's previous range, task by task, so
-//! rank 0 knows every finished task: it records them in the checkpoint as they arrive
-//! (a rerun after a lost rank resumes from there) and sums them. At the end one
+//! rank 0 knows every finished task: it checks each against the units it holds (in
+//! range, never received before, the checkpoint's resumed units included: `Received`),
+//! records them in the checkpoint as they arrive (a rerun after a lost rank resumes
+//! from there) and sums them; at the end every unit must have been received. At the end one
 //! reduction sums each rank's own sums (as 32-bit limbs, exact) and thread counts; rank
 //! 0 checks that they agree with the reports it summed, and alone returns the result.
 //!
@@ -40,6 +42,8 @@ use crate::run::long::longrun::{LongRun, LongRunOptions};
 use crate::run::long::resumable::{open_checkpoint, stopped, Pass};
 use crate::run::long::shard::Shard;
 use crate::run::mpi::limbs::{pack, unpack, LIMBS};
+use crate::run::mpi::received::Received;
+use crate::run::mpi::requests::{parse_request, request};
 
 /// Variables that hold the number of ranks on this node.
 const LOCAL_SIZE_VARIABLES: [&str; 2] = ["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"];
@@ -51,10 +55,6 @@ const RANGE: i32 = 2;
 
 /// How long rank 0's main thread sleeps between checks for requests.
 const POLL: std::time::Duration = std::time::Duration::from_micros(500);
-
-/// The words of one task result in a request: index, weighted (two halves), work (two
-/// halves).
-const RESULT_WORDS: usize = 5;
 
 /// The thread count of each rank: the requested one, or this node's logical CPUs
 /// shared among the ranks that run on it.
@@ -140,7 +140,15 @@ pub fn count_distributed(
         return Ok(None);
     };
     let ranks = usize::try_from(world.size()).unwrap_or(1);
-    let served = serve_and_work(&world, &setup, &todo, ranks, checkpoint.as_ref(), stop);
+    let received = Received::new(tasks, done.indices());
+    let served = serve_and_work(
+        &world,
+        &setup,
+        &todo,
+        ranks,
+        (&received, checkpoint.as_ref()),
+        stop,
+    );
     let finish = checkpoint.as_ref().map_or(Ok(()), Checkpoint::finish);
     let own = served.as_ref().map_or(SATURATED, |s| s.own);
     let local = pack(own, setup.threads);
@@ -157,6 +165,13 @@ pub fn count_distributed(
     if served.ran < todo.len() {
         let saved = done.count() + served.ran;
         return Err(stopped(saved, tasks, checkpoint.as_ref()));
+    }
+    // Every unit once: the record refused repeats, so all of them are there.
+    if received.count() != tasks {
+        return Err(Error::Mpi(format!(
+            "{} of the {tasks} units were received: the results are incomplete",
+            received.count()
+        )));
     }
     let sums = done.sums().checked_add(served.reported)?;
     Ok(Some(LongRun {
@@ -185,14 +200,14 @@ struct Served {
 }
 
 /// Rank 0: its pool works through the shared counter while the main thread hands
-/// ranges to the other ranks, records and sums their results, until each has been
-/// told that the work is done.
+/// ranges to the other ranks, checks (in `received`: each unit in range and new),
+/// records and sums their results, until each has been told that the work is done.
 fn serve_and_work<C: Communicator>(
     world: &C,
     setup: &Setup,
     todo: &[usize],
     ranks: usize,
-    checkpoint: Option<&Checkpoint>,
+    (received, checkpoint): (&Received, Option<&Checkpoint>),
     stop: &Stop,
 ) -> Result<Served, Error> {
     let next = AtomicUsize::new(0);
@@ -200,6 +215,10 @@ fn serve_and_work<C: Communicator>(
     let record = |result: &TaskResult| match checkpoint {
         Some(c) => c.record(result, stop.is_requested()),
         None => Ok(()),
+    };
+    let own = |result: &TaskResult| {
+        received.accept(result.index, "rank 0")?;
+        record(result)
     };
     std::thread::scope(|scope| {
         let local = scope.spawn(|| {
@@ -212,7 +231,7 @@ fn serve_and_work<C: Communicator>(
                     })
                 });
                 let indices = positions.map(|p| todo[p]);
-                drive(indices, stop, |i| setup.run_task(i), record)
+                drive(indices, stop, |i| setup.run_task(i), own)
             })
         });
         let mut reported = Sums::default();
@@ -232,7 +251,13 @@ fn serve_and_work<C: Communicator>(
             if reason != 0 {
                 stop.request(reason);
             }
+            let source = format!("rank {}", status.source_rank());
             for result in results {
+                // A unit out of range or received before counts nowhere.
+                if let Err(e) = received.accept(result.index, &source) {
+                    failure.get_or_insert(e);
+                    continue;
+                }
                 let added = Sums::of(&result);
                 match reported.checked_add(added) {
                     Ok(sums) => reported = sums,
@@ -270,51 +295,6 @@ fn serve_and_work<C: Communicator>(
             own: own.sums,
         })
     })
-}
-
-/// A request: the wanted range size, the reason of a stop on that rank (0 for none),
-/// and the results of its previous range. Malformed words are dropped; numbers past
-/// `usize` saturate.
-fn parse_request(words: &[u64]) -> (usize, usize, Vec<TaskResult>) {
-    let size = |word: u64| usize::try_from(word).unwrap_or(usize::MAX);
-    let wanted = size(words.first().copied().unwrap_or(1).max(1));
-    let reason = size(words.get(1).copied().unwrap_or(0));
-    let results = words
-        .get(2..)
-        .unwrap_or_default()
-        .chunks_exact(RESULT_WORDS)
-        .filter_map(|w| {
-            Some(TaskResult {
-                index: usize::try_from(w[0]).ok()?,
-                weighted: u128::from(w[1]) | (u128::from(w[2]) << 64),
-                work: u128::from(w[3]) | (u128::from(w[4]) << 64),
-            })
-        })
-        .collect();
-    (wanted, reason, results)
-}
-
-/// The request of a rank with `threads` workers, stopped for `reason` (0: not),
-/// carrying `results`.
-fn request(threads: usize, reason: usize, results: &[TaskResult]) -> Vec<u64> {
-    let mut words = Vec::with_capacity(2 + RESULT_WORDS * results.len());
-    words.push(threads as u64);
-    words.push(reason as u64);
-    for r in results {
-        #[allow(
-            clippy::cast_possible_truncation,
-            reason = "the low 64 bits of the weighted count and work, on purpose: the high \
-                      ones follow"
-        )]
-        words.extend([
-            r.index as u64,
-            r.weighted as u64,
-            (r.weighted >> 64) as u64,
-            r.work as u64,
-            (r.work >> 64) as u64,
-        ]);
-    }
-    words
 }
 
 /// Ranks other than 0: ask rank 0 for ranges of positions in `todo`, run them, and
@@ -368,30 +348,5 @@ fn work_remotely<C: Communicator>(
                 failure.get_or_insert(e);
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn requests_round_trip() {
-        let results = [
-            TaskResult {
-                index: 7,
-                weighted: (1 << 100) + 5,
-                work: (1 << 70) + 12,
-            },
-            TaskResult {
-                index: 0,
-                weighted: 0,
-                work: 1,
-            },
-        ];
-        let (wanted, reason, back) = parse_request(&request(4, 15, &results));
-        assert_eq!((wanted, reason), (4, 15));
-        assert_eq!(back, results);
-        assert_eq!(parse_request(&[]).0, 1);
     }
 }

@@ -3,10 +3,12 @@
 //! The header line names the run, checks itself and leaves room for the holder:
 //!
 //! ```text
-//! nqueens-checkpoint format=2 n=12 ... shard=all check=HHHHHHHHHHHHHHHH owner pid=P host=H<spaces>
+//! nqueens-checkpoint format=2 n=12 units=1 ... shard=all check=HHHHHHHHHHHHHHHH owner pid=P host=H<spaces>
 //! ```
 //!
-//! `check` is the FNV-1a hash of everything before ` check=`; the owner slot after
+//! The run's fields include the version of its engine's unit list (`units=`): a file
+//! of another list, or of none, is refused with one line saying which version made
+//! it. `check` is the FNV-1a hash of everything before ` check=`; the owner slot after
 //! `owner ` is [`OWNER_WIDTH`] bytes, rewritten in place by each run that takes the
 //! file's lock and blanked when it ends (it is not checked: it only names the holder).
 //!
@@ -20,14 +22,15 @@
 //! The reader takes the header with a bounded read ([`HEADER_LIMIT`]) and refuses a
 //! file that is not a checkpoint of this run before it reads any further; records are
 //! read one bounded line at a time ([`RECORD_LIMIT`]) into a [`Resumed`] (a bitset and
-//! checked sums), never the whole file.
+//! checked sums), never the whole file. [`parse_header`] and [`parse_record`] serve
+//! `audit` too, which learns the run (and its records' key) from the header.
 
 use std::io::BufRead;
 
-use crate::engine::TaskResult;
+use crate::engine::{Engine, TaskResult};
 use crate::files::{read_line, Line};
 use crate::run::long::checkpoint::MAGIC;
-use crate::run::long::identity::RunId;
+use crate::run::long::identity::{Difference, RunId, FORMAT_VERSION, UNITS_KEY};
 use crate::run::long::plausible::too_many;
 use crate::run::long::resumed::Resumed;
 
@@ -149,7 +152,7 @@ pub(crate) fn read(
         Line::End if is_torn_header(&line, ours) => return Ok(Found::Fresh),
         Line::End | Line::TooLong => return refuse(NOT_OURS.into()),
     }
-    let header = parse_header(&line[..line.len() - 1], id)?;
+    let header = header_of_run(&line[..line.len() - 1], id)?;
     let mut complete_len = header.line.len() as u64;
     let mut resumed = Resumed::new(tasks);
     for number in 2.. {
@@ -200,39 +203,22 @@ fn is_torn_header(bytes: &[u8], ours: &Header) -> bool {
     bytes.len() < ours.line.len() && bytes[..fixed] == ours.line.as_bytes()[..fixed]
 }
 
-/// Parses a header line (without its newline) of a file expected to belong to `id`.
-fn parse_header(bytes: &[u8], id: &RunId) -> Result<Header, Problem> {
+/// Parses a header line (without its newline) of a file expected to belong to `id`,
+/// refusing one of another run, another checkpoint format or another unit list.
+fn header_of_run(bytes: &[u8], id: &RunId) -> Result<Header, Problem> {
     let refuse = |why: String| Err(Problem::Refused(why));
-    let Some(rest) = bytes
-        .strip_prefix(MAGIC.as_bytes())
-        .and_then(|rest| rest.strip_prefix(b" "))
-    else {
-        return refuse(NOT_OURS.into());
-    };
-    let Ok(rest) = std::str::from_utf8(rest) else {
-        return refuse(header_damaged());
-    };
-    let format = rest
-        .split(' ')
-        .next()
-        .and_then(|w| w.strip_prefix("format="));
-    let expected = id.get("format").unwrap_or_default();
-    if let Some(format) = format.filter(|f| *f != expected) {
-        return refuse(format_change(format, expected));
-    }
-    let Some((fields, after)) = rest.split_once(" check=") else {
-        return refuse(header_damaged());
-    };
-    let body_len = MAGIC.len() + 1 + fields.len();
-    let key = fnv1a(&bytes[..body_len]);
-    let owner_at = body_len + " check=".len() + 16 + " owner ".len();
-    let holds = after.len() == 16 + " owner ".len() + OWNER_WIDTH
-        && after.get(..16) == Some(&format!("{key:016x}"))
-        && after.get(16..23) == Some(" owner ");
-    let Some(found) = RunId::parse(fields).filter(|_| holds) else {
-        return refuse(header_damaged());
+    let (found, header) = match parse_header(bytes) {
+        Ok(parsed) => parsed,
+        Err(BadHeader::NotOurs) => return refuse(NOT_OURS.into()),
+        Err(BadHeader::Format(format)) => {
+            return refuse(format_change(&format, &FORMAT_VERSION.to_string()))
+        }
+        Err(BadHeader::Damaged) => return refuse(header_damaged()),
     };
     if let Some(diff) = id.difference(&found) {
+        if diff.key == UNITS_KEY {
+            return refuse(units_refusal(&diff, &found));
+        }
         let advice = match (diff.key.as_str(), &diff.other) {
             ("engine", Some(engine)) => {
                 format!("resume it with the {engine} engine, or use another file for this run")
@@ -244,11 +230,75 @@ fn parse_header(bytes: &[u8], id: &RunId) -> Result<Header, Problem> {
             diff.describe("here", "in the file")
         ));
     }
-    Ok(Header {
+    Ok(header)
+}
+
+/// Why a line is not the header of a checkpoint this version reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum BadHeader {
+    /// It does not start as a checkpoint does: not a checkpoint at all.
+    NotOurs,
+    /// A checkpoint in another format than [`FORMAT_VERSION`] (the one it names).
+    Format(String),
+    /// A checkpoint header whose check, fields or owner slot are damaged.
+    Damaged,
+}
+
+/// Parses a header line (without its newline) of a checkpoint in this version's
+/// format: the run it names and the header (with the key its records' checks start
+/// from). A run's reader compares the run with its own; `audit` learns the run from it.
+///
+/// # Errors
+/// [`BadHeader`]: not a checkpoint, another format, a damaged header.
+pub(crate) fn parse_header(bytes: &[u8]) -> Result<(RunId, Header), BadHeader> {
+    let rest = bytes
+        .strip_prefix(MAGIC.as_bytes())
+        .and_then(|rest| rest.strip_prefix(b" "))
+        .ok_or(BadHeader::NotOurs)?;
+    let rest = std::str::from_utf8(rest).map_err(|_| BadHeader::Damaged)?;
+    let format = rest
+        .split(' ')
+        .next()
+        .and_then(|w| w.strip_prefix("format="));
+    if let Some(format) = format.filter(|f| *f != FORMAT_VERSION.to_string()) {
+        return Err(BadHeader::Format(format.to_string()));
+    }
+    let (fields, after) = rest.split_once(" check=").ok_or(BadHeader::Damaged)?;
+    let body_len = MAGIC.len() + 1 + fields.len();
+    let key = fnv1a(&bytes[..body_len]);
+    let owner_at = body_len + " check=".len() + 16 + " owner ".len();
+    let holds = after.len() == 16 + " owner ".len() + OWNER_WIDTH
+        && after.get(..16) == Some(&format!("{key:016x}"))
+        && after.get(16..23) == Some(" owner ");
+    let found = RunId::parse(fields)
+        .filter(|_| holds)
+        .ok_or(BadHeader::Damaged)?;
+    let header = Header {
         line: format!("{}\n", String::from_utf8_lossy(bytes)),
         key,
         owner_at,
-    })
+    };
+    Ok((found, header))
+}
+
+/// The refusal of a file whose unit-list version (`diff`, this run's against the
+/// file's) differs: one made with another list, or before versions were recorded.
+fn units_refusal(diff: &Difference, found: &RunId) -> String {
+    let engine = found.get("engine").unwrap_or(Engine::UNNAMED.name());
+    let here = diff.this.as_deref().unwrap_or("?");
+    match &diff.other {
+        None => format!(
+            "records no version of the {engine} engine's unit list (it was written before \
+             checkpoints recorded one), so its tasks cannot be told from this build's \
+             (version {here}): finish it with the nqueens that started it, or use another \
+             file for this run"
+        ),
+        Some(there) => format!(
+            "was written with version {there} of the {engine} engine's unit list, and this \
+             build uses version {here}: finish it with a build of version {there}, or use \
+             another file for this run"
+        ),
+    }
 }
 
 /// The refusal of a damaged header.
@@ -277,8 +327,9 @@ fn format_change(found: &str, expected: &str) -> String {
     }
 }
 
-/// Parses a record line (without its newline) of a file whose header check is `key`.
-fn parse_record(line: &[u8], key: u64) -> Option<TaskResult> {
+/// Parses a record line (without its newline) of a file whose header check is `key`
+/// ([`Header::key`]): `None` for a damaged line or one of another run's file.
+pub(crate) fn parse_record(line: &[u8], key: u64) -> Option<TaskResult> {
     let line = std::str::from_utf8(line).ok()?;
     let (body, check) = line.rsplit_once(' ')?;
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());

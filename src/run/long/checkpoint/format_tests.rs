@@ -77,6 +77,30 @@ fn spliced_forged_and_old_files_are_refused() {
 }
 
 #[test]
+fn files_of_another_unit_list_are_refused() {
+    // Whole files of another list (their records keyed by their own header).
+    let refused = |header: &RunId| {
+        let header = Header::of(header, "");
+        let text = header.line + &record_line(header.key, &result(1));
+        refusal(text.as_bytes())
+    };
+    let e = refused(&id().with("units", "2"));
+    assert!(
+        e.starts_with(
+            "was written with version 2 of the backtrack engine's unit list, and this \
+             build uses version 1"
+        ),
+        "{e}"
+    );
+    let older = RunId::parse(&id().to_string().replace("units=1 ", "")).unwrap();
+    let e = refused(&older);
+    assert!(
+        e.starts_with("records no version of the backtrack engine's unit list"),
+        "{e}"
+    );
+}
+
+#[test]
 fn reads_are_bounded() {
     // One endless line is refused after the header limit.
     let endless = vec![b'a'; 100 * HEADER_LIMIT];

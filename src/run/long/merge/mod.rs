@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::engine::{counting, Engine, Work};
 use crate::error::Error;
+use crate::published::{self, Check};
 use crate::run::long::shard::ShardReport;
 use crate::symmetry::rotation::fundamental;
 use crate::symmetry::Symmetry;
@@ -41,6 +42,8 @@ pub struct Merged {
     pub tasks: usize,
     /// The engine that counted.
     pub engine: Engine,
+    /// The version of its list of units that every shard used.
+    pub units: u32,
     /// The symmetry mode.
     pub symmetry: Symmetry,
     /// Rows fixed to form tasks (the backtracking engine only).
@@ -56,6 +59,14 @@ pub struct Merged {
     /// The reports merged without a seal (allowed by [`MergeOptions::allow_unsealed`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unsealed: Vec<String>,
+    /// How the merged total (and `unique`, when there is one) compares with the
+    /// published values ([`crate::published`]): [`Check::None`] for placed queens and
+    /// for n >= 28. The table never supplies a count.
+    pub published: Check,
+    /// For [`Check::Mismatch`]: what differs, naming the merged and the published
+    /// values.
+    #[serde(skip)]
+    pub disagreement: Option<String>,
 }
 
 /// How [`merge`] treats reports without a seal.
@@ -113,6 +124,11 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
         }
         _ => None,
     };
+    let (published, disagreement) = if first.placements.is_empty() {
+        published::compare(first.n, total, unique)
+    } else {
+        (Check::None, None)
+    };
     Ok(Merged {
         n: first.n,
         total,
@@ -122,12 +138,16 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
         work: counting(engine).work(work),
         tasks: first.tasks_total,
         engine,
+        // `check_seals` refused every report without a version, `check_shard_set` a mix.
+        units: first.units.unwrap_or_default(),
         symmetry: first.symmetry,
         split_depth: first.split_depth,
         placements: first.placements.clone(),
         shards: first.shards,
         shard_seconds: reports.iter().map(|(_, r)| r.seconds).sum(),
         unsealed,
+        published,
+        disagreement,
     })
 }
 
@@ -149,6 +169,7 @@ mod tests {
             ShardReport {
                 n: 8,
                 engine: Some(Engine::UNNAMED),
+                units: Some(1),
                 symmetry: Symmetry::Mirror,
                 kernel: Some(Kernel::Scalar),
                 split_depth: Some(2),
@@ -210,6 +231,37 @@ mod tests {
             .to_string()
             .contains("its share"));
         assert!(merge_all(&[]).is_err());
+    }
+
+    #[test]
+    fn unit_list_versions_are_recorded_and_never_mixed() {
+        let set: Vec<_> = (0..2).map(|i| report(i, 2)).collect();
+        assert_eq!(merge_all(&set).unwrap().units, 1);
+        let mut mixed = set.clone();
+        mixed[1].1.units = Some(2);
+        mixed[1].1 = mixed[1].1.clone().sealed();
+        let e = merge_all(&mixed).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "s1.json was counted with version 2 of the backtrack engine's unit list and \
+             s0.json with version 1: shards of different unit lists cannot be merged (rerun \
+             the shards of one version with one build)"
+        );
+        // The seal covers the version: changing it unsealed is a failed seal.
+        let mut edited = set.clone();
+        edited[1].1.units = Some(2);
+        assert!(matches!(
+            merge_all(&edited).unwrap_err(),
+            Error::ShardSeal { missing: false, .. }
+        ));
+        let mut old = set;
+        old[0].1.units = None;
+        old[0].1 = old[0].1.clone().sealed();
+        let e = merge_all(&old).unwrap_err().to_string();
+        assert!(
+            e.starts_with("s0.json records no version of the backtrack engine's unit list"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::sides;
 use super::Tables;
 use crate::engine::TimedUnit;
 use crate::join::halves::{generate, HalfCursor};
-use crate::join::pairs::{count_prepared, prepare, PairCounts};
+use crate::join::pairs::{count_prepared, prepare};
 use crate::sampling::cpu_clock::CpuClock;
 
 /// The pairs (item x stored slot) a timed unit counts: about a second's work.
@@ -28,11 +28,45 @@ const CHUNK: usize = 4096;
 )]
 pub(super) fn time(tables: &Tables, kind: UnitKind, scratch: &mut UnitScratch) -> TimedUnit {
     let sides = sides::of(tables, kind);
+    let stored = time_stored(tables, &sides, scratch);
+    let first_len = scratch.stored.len();
+    if first_len == 0 {
+        return TimedUnit {
+            seconds: stored.seconds,
+            work: 0.0,
+            whole: true,
+        };
+    }
+    let (items_seconds, items_len) = time_items(tables, &sides, scratch);
+    // Every `step`-th chunk of items counted against the first stored piece.
+    let pairs = items_len as u64 * first_len as u64;
+    let step = usize::try_from(pairs.div_ceil(TARGET_PAIRS).max(1)).unwrap_or(usize::MAX);
+    let counted = time_counts(tables, &sides, scratch, step);
+    let pieces = stored.pieces as f64;
+    let per_piece = counted.prepare_seconds + items_seconds + counted.count_seconds;
+    TimedUnit {
+        seconds: stored.seconds + pieces * per_piece,
+        work: step as f64 * counted.pairs as f64 * stored.len as f64 / first_len as f64,
+        whole: step == 1 && stored.pieces == 1,
+    }
+}
+
+/// The stored side of a unit, generated whole.
+struct StoredSide {
+    /// Its time.
+    seconds: f64,
+    /// The pieces it is cut into.
+    pieces: u64,
+    /// Its half-boards, all pieces.
+    len: usize,
+}
+
+/// Generates the stored side whole: its first piece kept in `scratch.stored`, the
+/// others generated into the item buffer and dropped.
+fn time_stored(tables: &Tables, sides: &sides::Sides, scratch: &mut UnitScratch) -> StoredSide {
     let path = tables.path;
-    // The stored side, whole: its first piece kept, the others generated into the item
-    // buffer and dropped.
     let begun = CpuClock::start();
-    let (mut pieces, mut stored_len) = (0u64, 0usize);
+    let (mut pieces, mut len) = (0u64, 0usize);
     let (mut half, mut cursor) = (0, HalfCursor::default());
     while half < sides.stored.len() {
         let buffer = if pieces == 0 {
@@ -59,40 +93,64 @@ pub(super) fn time(tables: &Tables, kind: UnitKind, scratch: &mut UnitScratch) -
             (half, cursor) = (half + 1, HalfCursor::default());
         }
         pieces += 1;
-        stored_len += buffer.len();
+        len += buffer.len();
     }
-    let stored_seconds = begun.seconds();
-    let first_len = scratch.stored.len();
-    if first_len == 0 {
-        return TimedUnit {
-            seconds: stored_seconds,
-            work: 0.0,
-            whole: true,
-        };
+    StoredSide {
+        seconds: begun.seconds(),
+        pieces,
+        len,
     }
-    // The items, whole, for their time and length.
+}
+
+/// Generates the items whole, for their time and length.
+fn time_items(tables: &Tables, sides: &sides::Sides, scratch: &mut UnitScratch) -> (f64, usize) {
     let begun = CpuClock::start();
-    let mut items_len = 0usize;
+    let mut len = 0usize;
     let mut cursor = HalfCursor::default();
     while !cursor.is_done() {
         scratch.items.clear();
         generate(
-            path,
+            tables.path,
             &tables.piece(&sides.items, tables.caps.items),
             &mut cursor,
             &mut scratch.items,
         );
-        items_len += scratch.items.len();
+        len += scratch.items.len();
     }
-    let items_seconds = begun.seconds();
-    // Every `step`-th chunk of items counted against the first stored piece.
-    let pairs = items_len as u64 * first_len as u64;
-    let step = usize::try_from(pairs.div_ceil(TARGET_PAIRS).max(1)).unwrap_or(usize::MAX);
-    let (mut prepare_seconds, mut count_seconds) = (0.0, 0.0);
-    let mut counted = PairCounts::default();
+    (begun.seconds(), len)
+}
+
+/// The sampled count of one stored piece against the items.
+struct SampledCount {
+    /// The time to prepare the stored piece.
+    prepare_seconds: f64,
+    /// The count's time, scaled up to every item.
+    count_seconds: f64,
+    /// The pairs the sampled items counted.
+    pairs: u64,
+}
+
+/// Counts every `step`-th chunk of the items against the first stored piece, and
+/// scales its time by `step`.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "an estimate: the nearest f64 of a step is all it needs"
+)]
+fn time_counts(
+    tables: &Tables,
+    sides: &sides::Sides,
+    scratch: &mut UnitScratch,
+    step: usize,
+) -> SampledCount {
+    let path = tables.path;
+    let scale = step as f64;
+    let mut out = SampledCount {
+        prepare_seconds: 0.0,
+        count_seconds: 0.0,
+        pairs: 0,
+    };
     let mut prepared = false;
     let mut chunk_number = 0usize;
-    let scale = step as f64;
     let mut sample = Vec::new();
     let mut cursor = HalfCursor::default();
     while !cursor.is_done() {
@@ -114,7 +172,7 @@ pub(super) fn time(tables: &Tables, kind: UnitKind, scratch: &mut UnitScratch) -
                 scratch.items.as_slice(),
                 &mut scratch.pairs,
             );
-            prepare_seconds = begun.seconds();
+            out.prepare_seconds = begun.seconds();
             prepared = true;
         }
         // The sampled chunks, gathered, counted in one call (as a run counts a piece).
@@ -142,14 +200,8 @@ pub(super) fn time(tables: &Tables, kind: UnitKind, scratch: &mut UnitScratch) -
             count_prepared(path, &[], &mut scratch.pairs);
             begun.seconds().min(seconds)
         };
-        count_seconds += overhead + scale * (seconds - overhead);
-        counted.pairs = counted.pairs.saturating_add(counts.pairs);
+        out.count_seconds += overhead + scale * (seconds - overhead);
+        out.pairs = out.pairs.saturating_add(counts.pairs);
     }
-    let per_piece = prepare_seconds + items_seconds + count_seconds;
-    TimedUnit {
-        seconds: stored_seconds + pieces as f64 * per_piece,
-        work: pieces as f64 * scale * counted.pairs as f64 * stored_len as f64
-            / (pieces as f64 * first_len as f64),
-        whole: step == 1 && pieces == 1,
-    }
+    out
 }

@@ -372,3 +372,27 @@ fn the_kernel_never_chooses_the_engine() {
         assert_eq!(b["total"], 365_596, "{b}");
     }
 }
+
+/// The ranks of an MPI job on one node share its memory: each counts its share of what
+/// is available (Open MPI's `OMPI_COMM_WORLD_LOCAL_SIZE`, MPICH's `MPI_LOCALNRANKS`).
+#[test]
+fn mpi_ranks_on_one_node_share_its_memory() {
+    let available = |var: Option<(&str, &str)>| {
+        let mut cmd = nqueens();
+        cmd.args(["estimate", "16", "--json"]);
+        if let Some((name, value)) = var {
+            cmd.env(name, value);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success());
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["memory_available"].as_u64().unwrap()
+    };
+    let alone = available(None);
+    for name in ["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"] {
+        let shared = available(Some((name, "4")));
+        assert!(shared < alone / 3, "{name}: {shared} of {alone}");
+    }
+    let unreadable = available(Some(("OMPI_COMM_WORLD_LOCAL_SIZE", "many")));
+    assert!(unreadable > alone / 2, "{unreadable} of {alone}");
+}

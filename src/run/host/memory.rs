@@ -3,20 +3,22 @@
 
 use crate::engine::Request;
 use crate::error::Error;
-use crate::run::host::{cgroup, rlimit};
+use crate::run::host::{cgroup, ranks, rlimit};
 
 /// The memory a new run on `threads` workers can have without swapping, being killed
 /// or failing to allocate: `MemAvailable` from `/proc/meminfo` (Linux), or less when
 /// this process's control group has a memory limit with less room left ([`cgroup`]),
 /// or when its address-space or data limit leaves less ([`rlimit`]); `None` where the
-/// system tells none of them.
+/// system tells none of them. The ranks of an MPI job on this node share the machine's
+/// and the control group's memory: each counts its share ([`ranks`]).
 pub(crate) fn available_bytes(threads: usize) -> Option<u64> {
     let machine = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|text| parse_mem_available(&text));
+    let share = |bytes: Option<u64>| bytes.map(|b| b / ranks::local_ranks());
     [
-        machine,
-        cgroup::headroom_bytes(),
+        share(machine),
+        share(cgroup::headroom_bytes()),
         rlimit::headroom_bytes(threads),
     ]
     .into_iter()

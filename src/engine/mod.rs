@@ -42,7 +42,7 @@ pub(crate) mod unit;
 pub(crate) mod work;
 
 pub use choice::{Engine, EngineChoice};
-pub(crate) use interface::{CountingEngine, Plan, Request, TimedUnit};
+pub(crate) use interface::{CountingEngine, Plan, Request};
 pub use unit::TaskResult;
 pub use work::Work;
 

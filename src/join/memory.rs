@@ -29,7 +29,7 @@ use crate::join::cells::max_cell_len;
 use crate::join::halves::CELL_LIMIT;
 use crate::join::pairs::MAX_COUNT_LEN;
 use crate::join::quadrants::{placement_count, ENTRY_BYTES};
-use crate::join::units::{list_bytes, Caps};
+use crate::join::units::list::list_bytes;
 
 /// An upper bound on the number of units of board size `n` (for the run's
 /// bookkeeping): the listed row sets and, for odd `n`, the arms units.
@@ -104,6 +104,16 @@ pub(crate) fn longest_list_estimate(n: u32) -> u64 {
 )]
 fn float_to_bytes(value: f64) -> u64 {
     value as u64
+}
+
+/// The most half-boards a piece of each side holds (each may pass it by one inner
+/// list, at most `(q/2)!` half-boards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Caps {
+    /// The stored side's pieces (east half-boards).
+    pub(crate) stored: usize,
+    /// The item side's pieces (west half-boards).
+    pub(crate) items: usize,
 }
 
 /// How a join of one board size fits its budget.

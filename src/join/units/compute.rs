@@ -10,20 +10,11 @@
 use super::list::UnitKind;
 use super::sides::{self, StoredHalf};
 use super::{Tables, UnitOutcome};
+use crate::join::memory::Caps;
 use crate::join::halves::{generate, Cells, HalfBoards, HalfCursor, HalfSpec, Piece};
 use crate::join::pairs::{
     count_prepared_weighted, prepare, PairScratch, WeightedPairs, MAX_COUNT_LEN,
 };
-
-/// The most half-boards a piece of each side holds (each may pass it by one inner
-/// list, at most `(q/2)!` half-boards).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Caps {
-    /// The stored side's pieces (east half-boards).
-    pub(crate) stored: usize,
-    /// The item side's pieces (west half-boards).
-    pub(crate) items: usize,
-}
 
 /// The buffers of one unit, reused by the next unit on the same worker.
 #[derive(Default)]

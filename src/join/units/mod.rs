@@ -11,7 +11,7 @@
 //! pair counter evaluated (see `join::pairs`).
 
 mod compute;
-mod list;
+pub(crate) mod list;
 mod sides;
 mod spec;
 #[cfg(test)]
@@ -29,9 +29,9 @@ use crate::join::path::Path;
 use crate::join::quadrants::QuadrantTable;
 use crate::join::weights::Start;
 use crate::join::{MAX_N, MIN_N};
-pub(crate) use compute::Caps;
+pub(crate) use crate::join::memory::Caps;
 use compute::UnitScratch;
-pub(crate) use list::{list_bytes, max_len};
+pub(crate) use list::max_len;
 use list::{UnitKind, UnitList};
 pub(crate) use spec::JoinUnits;
 pub(crate) use version::UNITS_VERSION;
@@ -211,7 +211,7 @@ impl JoinPlan {
     ///
     /// # Errors
     /// [`Error::OutOfMemory`] when the worker's buffers cannot be had.
-    pub(crate) fn time_unit(&self, index: usize) -> Result<crate::engine::TimedUnit, Error> {
+    pub(crate) fn time_unit(&self, index: usize) -> Result<crate::engine::interface::TimedUnit, Error> {
         let kind = self.units.unit(index);
         let mut scratch = self
             .idle

@@ -10,7 +10,7 @@ use super::compute::UnitScratch;
 use super::list::UnitKind;
 use super::sides;
 use super::Tables;
-use crate::engine::TimedUnit;
+use crate::engine::interface::TimedUnit;
 use crate::join::halves::{generate, HalfCursor};
 use crate::join::pairs::{count_prepared, prepare};
 use crate::sampling::cpu_clock::CpuClock;

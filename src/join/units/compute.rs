@@ -10,8 +10,8 @@
 use super::list::UnitKind;
 use super::sides::{self, StoredHalf};
 use super::{Tables, UnitOutcome};
-use crate::join::memory::Caps;
 use crate::join::halves::{generate, Cells, HalfBoards, HalfCursor, HalfSpec, Piece};
+use crate::join::memory::Caps;
 use crate::join::pairs::{
     count_prepared_weighted, prepare, PairScratch, WeightedPairs, MAX_COUNT_LEN,
 };

@@ -24,12 +24,12 @@ use std::sync::{Mutex, PoisonError};
 use crate::cpu::Level;
 use crate::error::Error;
 use crate::join::layout::Layout;
+pub(crate) use crate::join::memory::Caps;
 use crate::join::memory::{self, Fit};
 use crate::join::path::Path;
 use crate::join::quadrants::QuadrantTable;
 use crate::join::weights::Start;
 use crate::join::{MAX_N, MIN_N};
-pub(crate) use crate::join::memory::Caps;
 use compute::UnitScratch;
 pub(crate) use list::max_len;
 use list::{UnitKind, UnitList};
@@ -211,7 +211,10 @@ impl JoinPlan {
     ///
     /// # Errors
     /// [`Error::OutOfMemory`] when the worker's buffers cannot be had.
-    pub(crate) fn time_unit(&self, index: usize) -> Result<crate::engine::interface::TimedUnit, Error> {
+    pub(crate) fn time_unit(
+        &self,
+        index: usize,
+    ) -> Result<crate::engine::interface::TimedUnit, Error> {
         let kind = self.units.unit(index);
         let mut scratch = self
             .idle

@@ -20,6 +20,7 @@ mod address_space;
 mod audit_cli;
 mod bench_compare;
 mod bench_report;
+mod budget_runs;
 mod cli_count;
 mod completion_props;
 mod counts;

@@ -1,7 +1,9 @@
 //! Argument types and parsers shared by several commands.
 
 use clap::Args;
-use nqueens::limits::{check_split_depth, max_split_depth, Quantity};
+use nqueens::limits::{check_split_depth, max_split_depth, min_split_depth, Quantity};
+
+use super::Failure;
 use nqueens::{EngineChoice, Kernel, Options, Symmetry};
 
 /// Parses a board size N in `0..=32`.
@@ -115,10 +117,20 @@ impl RunArgs {
     }
 
     /// The library options for runs over many sizes up to `max_n`: a split depth is
-    /// capped into each board's range by the library ([`Options::for_board`]). The
-    /// kernel must run on this processor.
-    pub fn options_clamped(&self, max_n: usize) -> Result<Options, nqueens::Error> {
+    /// capped into each board's range by the library ([`Options::for_board`]), and
+    /// must be at least 1 (as `count` requires). The kernel must run on this
+    /// processor.
+    pub fn options_clamped(&self, max_n: usize) -> Result<Options, Failure> {
         self.kernel.resolved()?;
+        if let Some(depth) = self.split_depth {
+            let lowest = min_split_depth(max_n);
+            if depth < i64::try_from(lowest).unwrap_or(i64::MAX) {
+                return Err(Failure::usage(format!(
+                    "split depth {depth} is out of range: it must be from {lowest} to N \
+                     (a depth above a board's N is capped at N)"
+                )));
+            }
+        }
         let hi = max_split_depth(max_n);
         // Clamped into 0..=hi (a negative depth becomes 0).
         let clamp = |d: i64| usize::try_from(d).map_or(0, |d| d.min(hi));

@@ -14,7 +14,7 @@ use super::report::compare::check_plan;
 use super::report::instructions::{available as valgrind_available, instructions_row};
 use super::report::ladder::{assemble, start_date, time_row, Settings};
 use super::report::plot;
-use super::{Failure, Outcome};
+use super::{paths, Failure, Outcome};
 
 /// Examples shown at the end of `nqueens bench --help` (each one runs as shown).
 pub const EXAMPLES: &str = "\
@@ -131,6 +131,12 @@ pub fn run(args: &BenchArgs) -> Outcome {
     let mut options = args.run.options_clamped(to)?;
     if measure == Measure::Instructions {
         options.threads = Some(1);
+    }
+    if !args.no_save {
+        paths::output_folder(&args.out, "the report folder (--out)")?;
+    }
+    if let Some(path) = &args.plot {
+        paths::output_file(path, "the plot")?;
     }
     let sizes: Vec<usize> = (from..=to).collect();
     let baseline = match &args.baseline {

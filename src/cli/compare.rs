@@ -10,7 +10,7 @@ use super::output::print_stdout;
 use super::report::bench::BenchReport;
 use super::report::compare::{compare, Comparison};
 use super::report::{load::load, plot};
-use super::{Failure, Outcome};
+use super::{paths, Failure, Outcome};
 
 /// Examples shown at the end of `nqueens compare --help` (each one runs as shown).
 pub const EXAMPLES: &str = "\
@@ -65,6 +65,9 @@ fn threshold(s: &str) -> Result<f64, String> {
 pub fn run(args: &CompareArgs) -> Outcome {
     let baseline = load_report(&args.baseline)?;
     let new = load_report(&args.new)?;
+    if let Some(path) = &args.plot {
+        paths::output_file(path, "the plot")?;
+    }
     let comparison = compare_reports(&baseline, &new, &args.verdict)?;
     if let Some(path) = &args.plot {
         draw_pair(path, &baseline, &new)?;
@@ -80,6 +83,7 @@ pub fn run(args: &CompareArgs) -> Outcome {
 
 /// Reads a report; a missing, damaged or foreign file is bad input (status 2).
 pub fn load_report(path: &Path) -> Result<BenchReport, Failure> {
+    paths::input_file(path, "the bench report")?;
     load(path).map_err(Failure::usage)
 }
 

@@ -16,7 +16,7 @@ use clap_mangen::roff::{bold, roman, Roff};
 use clap_mangen::Man;
 
 use super::output::print_stdout;
-use super::{Failure, Outcome};
+use super::{paths, Failure, Outcome};
 
 /// Examples shown at the end of `nqueens man --help`.
 pub const EXAMPLES: &str = "\
@@ -42,6 +42,7 @@ pub struct ManArgs {
 pub fn run(args: &ManArgs) -> Outcome {
     let top = built_command();
     if let Some(dir) = &args.dir {
+        paths::output_folder(dir, "the manual folder (--dir)")?;
         let written = write_pages(&top, dir).map_err(|e| {
             Failure::runtime(format!(
                 "cannot write the pages into {}: {e}",

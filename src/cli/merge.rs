@@ -7,7 +7,7 @@ use clap::Args;
 use nqueens::{merge, read_shard_reports, Error, MergeOptions};
 
 use super::output::print_stdout;
-use super::{Failure, Outcome};
+use super::{paths, Failure, Outcome};
 
 /// Examples shown at the end of `nqueens merge --help` (each one runs as shown).
 pub const EXAMPLES: &str = "\
@@ -32,13 +32,15 @@ pub struct MergeArgs {
     pub allow_unsealed: bool,
 }
 
-/// Runs `merge`: exit status 2 if a report is unreadable, unsealed, tampered with or
-/// impossible, or the set is incomplete or inconsistent; 1 if a file cannot be read.
+/// Runs `merge`: exit status 2 if a file cannot be used (missing, unreadable, a
+/// folder, not a regular file) or a report is unsealed, tampered with or impossible,
+/// or the set is incomplete or inconsistent.
 pub fn run(args: &MergeArgs) -> Outcome {
     let mut reports = Vec::new();
     for path in &args.files {
+        paths::input_file(path, "the shard report")?;
         let bytes = std::fs::read(path)
-            .map_err(|e| Failure::runtime(format!("cannot read {}: {e}", path.display())))?;
+            .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
         reports.extend(read_shard_reports(&path.display().to_string(), &bytes).map_err(refusal)?);
     }
     let options = MergeOptions {

@@ -13,7 +13,9 @@ mod estimate;
 mod longrun;
 mod man;
 mod merge;
+mod numbers;
 mod output;
+mod paths;
 mod place;
 mod progress;
 mod report;
@@ -119,6 +121,7 @@ impl From<nqueens::Error> for Failure {
             | Error::TooManyTasks { .. }
             | Error::Placement(_)
             | Error::Checkpoint { .. }
+            | Error::Overflow(_)
             | Error::Shard(_) => Failure::usage(e.to_string()),
             _ => Failure::runtime(e.to_string()),
         }

@@ -4,14 +4,16 @@ use std::process::ExitCode;
 
 use nqueens::Count;
 
+use super::numbers::grouped;
 use super::{Failure, Outcome};
 
-/// Prints a count: the total alone, `total:`/`unique:` lines with `--unique`, or JSON.
+/// Prints a count: the total alone (ungrouped, for scripts), `total:`/`unique:` lines
+/// with `--unique` (grouped by thousands, for people), or JSON.
 pub fn print_count(count: &Count, json: bool) -> Outcome {
     let text = if json {
         serde_json::to_string(count).expect("a count serializes") + "\n"
     } else if let Some(unique) = count.unique {
-        format!("total: {}\nunique: {unique}\n", count.total)
+        format!("total: {}\nunique: {}\n", grouped(count.total), grouped(unique))
     } else {
         format!("{}\n", count.total)
     };

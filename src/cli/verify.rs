@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use super::args::{parse_usize_in_range, RunArgs};
+use super::numbers::grouped;
 use super::output::print_stdout;
 use super::report::published::MAX_PUBLISHED;
 use super::report::verify::{verify, VerifyRow};
@@ -38,7 +39,7 @@ pub fn run(args: &VerifyArgs) -> Outcome {
     let options = args.run.options_clamped(args.max)?;
     if !args.json {
         print_stdout(&format!(
-            "{:>3}  {:>20}  {:>20}  {:>19}  {:>19}  {:>3}  {:>9}  {:>6}  {:>10}\n",
+            "{:>3}  {:>25}  {:>25}  {:>23}  {:>23}  {:>3}  {:>9}  {:>6}  {:>10}\n",
             "n", "total", "published", "unique", "published", "ok", "engine", "kernel", "seconds"
         ))?;
     }
@@ -72,13 +73,13 @@ pub fn run(args: &VerifyArgs) -> Outcome {
 }
 
 fn table_row(row: &VerifyRow) -> String {
-    let show = |value: Option<u128>| value.map_or_else(|| "-".to_string(), |p| p.to_string());
+    let show = |value: Option<u128>| value.map_or_else(|| "-".to_string(), grouped);
     format!(
-        "{:>3}  {:>20}  {:>20}  {:>19}  {:>19}  {:>3}  {:>9}  {:>6}  {:>10.3}\n",
+        "{:>3}  {:>25}  {:>25}  {:>23}  {:>23}  {:>3}  {:>9}  {:>6}  {:>10.3}\n",
         row.n,
-        row.total,
+        grouped(row.total),
         show(row.published),
-        row.unique,
+        grouped(row.unique),
         show(row.published_unique),
         if row.ok { "ok" } else { "BAD" },
         row.engine,

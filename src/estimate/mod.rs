@@ -5,12 +5,16 @@
 //! built (the building time is part of the estimate). An engine with its own estimate
 //! of the work gives it (the backtracking engine: Knuth's random probes, and a short
 //! real search that measures this machine's speed); for the others a sample of units is
-//! run and timed ([`units`]). When the engine's predicted memory would not fit in this
+//! run and timed ([`units`]). Both give the time on one thread; the time on the
+//! count's threads divides it by the speedup a short probe measures here
+//! ([`scaling`]): never more than the CPUs this process may use, however many
+//! threads are asked for. When the engine's predicted memory would not fit in this
 //! machine's, the estimate says so, builds nothing and gives no time.
 //!
 //! This layer uses the engine layer (never an engine directly), the run layer's
-//! options and host facts, and `sampling`.
+//! options and host facts, `sampling` and `naive` (the probe's work).
 
+pub(crate) mod scaling;
 pub(crate) mod units;
 
 use std::time::Instant;
@@ -83,6 +87,13 @@ pub struct Estimate {
     pub setup_seconds: Option<f64>,
     /// The threads the estimated count would use.
     pub threads: usize,
+    /// The CPUs this process may use: threads past them share them.
+    pub cpus: usize,
+    /// How many times faster than one thread the count runs on `threads` threads
+    /// here: measured by a short probe on `min(threads, cpus)` threads at once (1 for
+    /// one thread; never more than the CPUs). The time is the one-thread time
+    /// divided by it.
+    pub speedup: f64,
     /// The predicted peak memory of the count, in bytes (an upper bound).
     pub memory_bytes: u64,
     /// The memory available to the count, in bytes (the machine's free memory, or the
@@ -135,17 +146,12 @@ struct Timing {
 }
 
 impl Timing {
-    /// The wall-clock figures on `threads` threads: seconds, standard error, the 95%
-    /// interval, and core-hours.
-    #[allow(
-        clippy::cast_precision_loss,
-        reason = "at most MAX_THREADS threads, exact in an f64"
-    )]
-    fn fill(&self, e: &mut Estimate) {
-        let threads = e.threads as f64;
-        let wall = |work: f64| self.setup + work / threads;
+    /// The wall-clock figures on `e.threads` threads, which run `speedup` times
+    /// faster than one: seconds, standard error, the 95% interval, and core-hours.
+    fn fill(&self, e: &mut Estimate, speedup: f64) {
+        let wall = |work: f64| self.setup + work / speedup;
         e.seconds = Some(wall(self.work));
-        e.seconds_stderr = Some(self.stderr / threads);
+        e.seconds_stderr = Some(self.stderr / speedup);
         e.seconds_low = Some(wall((self.work - Z95 * self.stderr).max(0.0)));
         e.seconds_high = Some(wall(self.work + Z95 * self.stderr));
         e.core_hours = Some((self.setup + self.work) / 3600.0);
@@ -194,6 +200,8 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
         pairs: None,
         setup_seconds: None,
         threads,
+        cpus: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        speedup: 1.0,
         memory_bytes: 0,
         memory_available: available,
         fits: true,
@@ -245,7 +253,10 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
             stderr: sample.stderr,
         }
     };
-    timing.fill(&mut e);
+    let scaling = scaling::measure(threads);
+    e.cpus = scaling.cpus;
+    e.speedup = scaling.speedup;
+    timing.fill(&mut e, scaling.speedup);
     Ok(e)
 }
 

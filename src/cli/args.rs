@@ -3,6 +3,7 @@
 use clap::Args;
 use nqueens::limits::{check_split_depth, max_split_depth, min_split_depth, Quantity};
 
+use super::choices::named;
 use super::Failure;
 use nqueens::{EngineChoice, Kernel, Options, Symmetry};
 
@@ -69,10 +70,11 @@ pub fn parse_usize_in_range(s: &str, lo: usize, hi: usize, what: &str) -> Result
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
     /// Worker threads [default: every logical CPU].
-    #[arg(long, value_name = "T", value_parser = thread_count, allow_negative_numbers = true)]
+    #[arg(short = 'j', long, value_name = "T", value_parser = thread_count, allow_negative_numbers = true)]
     pub threads: Option<usize>,
     /// Symmetry reduction: full (8-fold), mirror (first-row halving) or none (whole tree).
-    #[arg(long, value_name = "MODE", default_value = "full", value_parser = symmetry)]
+    #[arg(long, value_name = "MODE", default_value = "full",
+          value_parser = named(symmetry, Symmetry::ALL.map(Symmetry::name)))]
     pub symmetry: Symmetry,
     /// Rows fixed to form tasks, from 1 to N [default: enough for thousands of tasks].
     #[arg(long, value_name = "D", value_parser = split_depth, allow_negative_numbers = true)]
@@ -84,13 +86,15 @@ pub struct RunArgs {
     /// is faster there; join its AVX2 code for avx2 and avx512 (it has no AVX-512 code
     /// yet), its portable code for scalar. It never chooses the engine. The JSON
     /// `kernel` says what ran. Every kernel gives the same counts.
-    #[arg(long, value_name = "KERNEL", default_value = "auto", value_parser = kernel)]
+    #[arg(long, value_name = "KERNEL", default_value = "auto",
+          value_parser = named(kernel, Kernel::ALL.map(Kernel::name)))]
     pub kernel: Kernel,
     /// Counting engine: auto (join for whole boards under full symmetry of even N >= 12
     /// and odd N >= 17, backtrack otherwise), join (the half-board join: whole boards, full symmetry,
     /// the fastest), or backtrack (the bitmask search: every option, node counts).
     /// Every engine gives the same counts.
-    #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = engine)]
+    #[arg(long, value_name = "ENGINE", default_value = "auto",
+          value_parser = named(engine, EngineChoice::ALL.map(EngineChoice::name)))]
     pub engine: EngineChoice,
 }
 

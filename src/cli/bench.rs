@@ -113,7 +113,9 @@ pub fn run(args: &BenchArgs) -> Outcome {
             ));
         }
         if let Err(why) = valgrind_available() {
-            eprintln!("bench: no instruction counts: {why}; measuring time instead");
+            super::output::note(&format!(
+                "bench: no instruction counts: {why}; measuring time instead"
+            ));
             measure = Measure::Time;
         }
     }
@@ -184,7 +186,7 @@ fn finish(args: &BenchArgs, report: &BenchReport, baseline: Option<&BenchReport>
     }
     if !args.no_save {
         let (json, md) = report.save(&args.out)?;
-        eprintln!("saved {} and {}", json.display(), md.display());
+        super::output::note(&format!("saved {} and {}", json.display(), md.display()));
     }
     if let Some(path) = &args.plot {
         match baseline {

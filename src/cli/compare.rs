@@ -96,7 +96,7 @@ pub fn compare_reports(
 ) -> Result<Comparison, Failure> {
     let comparison = compare(baseline, new, verdict.threshold / 100.0).map_err(Failure::usage)?;
     for warning in &comparison.warnings {
-        eprintln!("warning: {warning}");
+        super::output::note(&format!("warning: {warning}"));
     }
     Ok(comparison)
 }

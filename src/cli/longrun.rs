@@ -70,7 +70,9 @@ fn grace(s: &str) -> Result<f64, String> {
 impl LongRunArgs {
     /// The progress mode the flags ask for.
     pub fn progress_mode(&self) -> Mode {
-        if self.progress {
+        if super::output::is_quiet() {
+            Mode::Off
+        } else if self.progress {
             Mode::On
         } else if self.no_progress {
             Mode::Off

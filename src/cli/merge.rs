@@ -48,7 +48,9 @@ pub fn run(args: &MergeArgs) -> Outcome {
     };
     let merged = merge(&reports, &options).map_err(refusal)?;
     for name in &merged.unsealed {
-        eprintln!("warning: {name} has no seal: merged unchecked (--allow-unsealed)");
+        super::output::note(&format!(
+            "warning: {name} has no seal: merged unchecked (--allow-unsealed)"
+        ));
     }
     let text = if args.json {
         serde_json::to_string(&merged).expect("a merge serializes")

@@ -1,11 +1,15 @@
 //! The command line: argument parsing, dispatch, and exit statuses.
 //!
 //! Exit statuses: 0 success; 1 a failure while running, or a check that found a
-//! mismatch (`verify`); 2 bad input, reported as one line on stderr with nothing on
-//! stdout.
+//! mismatch (`verify`) or a regression (`compare`, `bench --baseline`, `bench
+//! --against`); 2 bad input (a value out of range, or a file that cannot be used:
+//! missing, unreadable, a folder, not a regular file, not our format), reported as
+//! one line on stderr with nothing on stdout. With `--json` an error is one JSON
+//! object on stderr instead (`{"error": "...", "status": 2}`), the status unchanged.
 
 mod args;
 mod bench;
+mod choices;
 mod compare;
 mod completions;
 mod count;
@@ -21,16 +25,21 @@ mod progress;
 mod report;
 mod solve;
 mod verify;
+mod version;
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Exact N-Queens solution counts, fast.
 #[derive(Debug, Parser)]
-#[command(name = "nqueens", version = env!("NQUEENS_VERSION_TEXT"), about, long_about = None)]
+#[command(name = "nqueens", version = version::SHORT, about, long_about = None)]
 struct Cli {
+    /// Print nothing on stderr but errors: no progress, notes or warnings (results on
+    /// stdout are unchanged).
+    #[arg(short, long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -69,6 +78,12 @@ enum Command {
 /// The whole command line definition (for completions and manual pages).
 fn command() -> clap::Command {
     Cli::command()
+}
+
+/// The command line definition with `--version`'s long text, which says what this
+/// processor can run (built at run time, once).
+fn command_with_version() -> clap::Command {
+    Cli::command().long_version(version::long())
 }
 
 /// A command's failure: the message for stderr and the exit status.
@@ -133,10 +148,15 @@ pub type Outcome = Result<ExitCode, Failure>;
 
 /// Parses the command line, runs the command and turns the outcome into an exit status.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let json = asks_for_json(std::env::args_os().skip(1));
+    let parsed = command_with_version()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
-        Err(e) => return report_parse_error(&e),
+        Err(e) => return report_parse_error(&e, json),
     };
+    output::set_quiet(cli.quiet);
     let outcome = match cli.command {
         Command::Count(a) => count::run(&a),
         Command::Solve(a) => solve::run(&a),
@@ -151,15 +171,32 @@ pub fn main() -> ExitCode {
     match outcome {
         Ok(code) => code,
         Err(failure) => {
-            eprintln!("error: {}", failure.message);
+            report_error(&failure.message, failure.status, json);
             ExitCode::from(failure.status)
         }
     }
 }
 
+/// Whether the command line has `--json` (before any `--`): errors are then JSON,
+/// even those of a command line that does not parse.
+fn asks_for_json(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    args.take_while(|a| a != "--").any(|a| a == "--json")
+}
+
+/// Prints an error on stderr: `error: MESSAGE`, or with `json` one JSON object
+/// `{"error":"MESSAGE","status":STATUS}`.
+fn report_error(message: &str, status: u8, json: bool) {
+    if json {
+        let object = serde_json::json!({ "error": message, "status": status });
+        eprintln!("{object}");
+    } else {
+        eprintln!("error: {message}");
+    }
+}
+
 /// Help and version go to stdout with status 0; every other parse error becomes one
 /// line on stderr with status 2.
-fn report_parse_error(e: &clap::Error) -> ExitCode {
+fn report_parse_error(e: &clap::Error, json: bool) -> ExitCode {
     use clap::error::ErrorKind;
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
@@ -171,7 +208,8 @@ fn report_parse_error(e: &clap::Error) -> ExitCode {
             ExitCode::from(2)
         }
         _ => {
-            eprintln!("{}", one_line(e));
+            let line = one_line(e);
+            report_error(line.strip_prefix("error: ").unwrap_or(&line), 2, json);
             ExitCode::from(2)
         }
     }

@@ -1,11 +1,33 @@
-//! Writing results to stdout: the text of a count, and a closed pipe that is no error.
+//! Writing results to stdout (the text of a count; a closed pipe is no error), and
+//! notes and warnings to stderr unless `--quiet` asked for errors only.
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use nqueens::Count;
 
 use super::numbers::grouped;
 use super::{Failure, Outcome};
+
+/// Set by `--quiet`: notes and warnings are not printed.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Makes [`note`] print nothing (`--quiet`), or print again.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// Whether `--quiet` was given.
+pub fn is_quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
+/// A note or warning on stderr (one line, or several), unless `--quiet`.
+pub fn note(text: &str) {
+    if !is_quiet() {
+        eprintln!("{text}");
+    }
+}
 
 /// Prints a count: the total alone (ungrouped, for scripts), `total:`/`unique:` lines
 /// with `--unique` (grouped by thousands, for people), or JSON.
@@ -13,7 +35,11 @@ pub fn print_count(count: &Count, json: bool) -> Outcome {
     let text = if json {
         serde_json::to_string(count).expect("a count serializes") + "\n"
     } else if let Some(unique) = count.unique {
-        format!("total: {}\nunique: {}\n", grouped(count.total), grouped(unique))
+        format!(
+            "total: {}\nunique: {}\n",
+            grouped(count.total),
+            grouped(unique)
+        )
     } else {
         format!("{}\n", count.total)
     };

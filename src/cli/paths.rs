@@ -207,8 +207,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("x.svg");
         assert!(output_file(&file, "the plot").is_ok());
-        assert!(message(output_file(&dir.path().join("no/x.svg"), "the plot"))
-            .contains("does not exist"));
+        assert!(
+            message(output_file(&dir.path().join("no/x.svg"), "the plot"))
+                .contains("does not exist")
+        );
         assert!(message(output_file(dir.path(), "the plot")).contains("a folder"));
         assert!(output_folder(&dir.path().join("a/b"), "the folder").is_ok());
         std::fs::write(&file, "").unwrap();

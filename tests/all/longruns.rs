@@ -258,7 +258,8 @@ fn progress_goes_to_stderr_only_when_asked() {
         .success()
         .stdout("2680\n")
         .stderr(
-            predicate::str::contains("tasks").and(predicate::str::contains("done: 2,680 solutions")),
+            predicate::str::contains("tasks")
+                .and(predicate::str::contains("done: 2,680 solutions")),
         );
     nqueens()
         .args(["count", "11", "--progress", "--no-progress"])

@@ -40,7 +40,10 @@ fn progress_into_a_file_is_plain_lines() {
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 1, "{err:?}");
     assert!(is_plain_line(lines[0]), "{err:?}");
-    assert!(lines[0].contains("(100%), done: 2,680 solutions"), "{err:?}");
+    assert!(
+        lines[0].contains("(100%), done: 2,680 solutions"),
+        "{err:?}"
+    );
     let (done, tasks) = lines[0]
         .split(' ')
         .nth(1)
@@ -78,7 +81,10 @@ fn progress_into_a_file_is_plain_lines() {
             "{line:?}"
         );
     }
-    assert!(last.contains("(100%), done: 2,279,184 solutions"), "{last:?}");
+    assert!(
+        last.contains("(100%), done: 2,279,184 solutions"),
+        "{last:?}"
+    );
 }
 
 /// Runs `nqueens ARGS` under `script` (a pseudo-terminal for stdout and stderr) and

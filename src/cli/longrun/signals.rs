@@ -93,7 +93,7 @@ impl Observer for Counting<'_> {
     }
 
     fn warning(&self, message: &str) {
-        eprintln!("warning: {message}");
+        crate::cli::output::note(&format!("warning: {message}"));
         self.inner.warning(message);
     }
 }

@@ -14,7 +14,7 @@ use super::report::compare::check_plan;
 use super::report::instructions::{available as valgrind_available, instructions_row};
 use super::report::ladder::{assemble, start_date, time_row, Settings};
 use super::report::plot;
-use super::{paths, Failure, Outcome};
+use super::{against, paths, Failure, Outcome};
 
 /// Examples shown at the end of `nqueens bench --help` (each one runs as shown).
 pub const EXAMPLES: &str = "\
@@ -83,6 +83,16 @@ pub struct BenchArgs {
     /// any row regressed.
     #[arg(long, value_name = "OLD.json")]
     pub baseline: Option<PathBuf>,
+    /// Time this binary against OLD_BINARY instead, running `count N` of each in turns
+    /// (as hyperfine does): a verdict per rung on the ratio of median wall times and its
+    /// interval, confirmed by CPU seconds; exit status 1 if any rung regressed. Writes
+    /// no files.
+    #[arg(long, value_name = "OLD_BINARY", conflicts_with_all = ["baseline", "plot"])]
+    pub against: Option<PathBuf>,
+    /// With --against: the new binary to time [default: this one] (any build, or a
+    /// wrapper script that adds options).
+    #[arg(long = "new", value_name = "NEW_BINARY", requires = "against")]
+    pub new_binary: Option<PathBuf>,
     #[command(flatten)]
     pub verdict: VerdictArgs,
 }
@@ -134,13 +144,36 @@ pub fn run(args: &BenchArgs) -> Outcome {
     if measure == Measure::Instructions {
         options.threads = Some(1);
     }
+    let sizes: Vec<usize> = (from..=to).collect();
+    if let Some(old) = &args.against {
+        if measure == Measure::Instructions {
+            return Err(Failure::usage(
+                "--against times both binaries: it cannot be combined with --measure \
+                 instructions",
+            ));
+        }
+        let old_version = against::check_binary(old)?;
+        let new_version = match &args.new_binary {
+            Some(new) => against::check_binary(new)?,
+            None => format!("nqueens {}", super::version::SHORT),
+        };
+        let plan = against::Plan {
+            old,
+            new: args.new_binary.as_deref(),
+            sizes,
+            run: &args.run,
+            runs: args.runs.unwrap_or(DEFAULT_RUNS[index]),
+            threshold: args.verdict.threshold / 100.0,
+            json: args.json,
+        };
+        return against::run(&plan, [old_version, new_version]);
+    }
     if !args.no_save {
         paths::output_folder(&args.out, "the report folder (--out)")?;
     }
     if let Some(path) = &args.plot {
         paths::output_file(path, "the plot")?;
     }
-    let sizes: Vec<usize> = (from..=to).collect();
     let baseline = match &args.baseline {
         Some(path) => {
             let baseline = load_report(path)?;

@@ -7,6 +7,7 @@
 //! one line on stderr with nothing on stdout. With `--json` an error is one JSON
 //! object on stderr instead (`{"error": "...", "status": 2}`), the status unchanged.
 
+mod against;
 mod args;
 mod bench;
 mod choices;

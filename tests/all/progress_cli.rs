@@ -12,6 +12,14 @@ fn nqueens() -> Command {
 
 /// Whether a plain progress line has the expected shape: `HH:MM:SS D/T tasks (P%), ...`
 /// and no control character.
+/// Digits grouped by thousands: `6,266`.
+fn grouped_number(text: &str) -> bool {
+    let groups: Vec<&str> = text.split(',').collect();
+    groups.iter().all(|g| g.parse::<u64>().is_ok())
+        && groups.iter().skip(1).all(|g| g.len() == 3)
+        && (1..=3).contains(&groups[0].len())
+}
+
 fn is_plain_line(line: &str) -> bool {
     let mut words = line.split(' ');
     let clock = words.next().unwrap_or("");
@@ -21,7 +29,7 @@ fn is_plain_line(line: &str) -> bool {
         && clock.split(':').all(|p| p.parse::<u64>().is_ok());
     let tasks_ok = tasks
         .split_once('/')
-        .is_some_and(|(d, t)| d.parse::<u64>().is_ok() && t.parse::<u64>().is_ok());
+        .is_some_and(|(d, t)| grouped_number(d) && grouped_number(t));
     clock_ok && tasks_ok && words.next() == Some("tasks") && !line.chars().any(char::is_control)
 }
 

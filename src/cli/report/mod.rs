@@ -5,6 +5,7 @@
 //! It uses the library's public API (`nqueens::...`) and nothing of the rest of `cli`
 //! (the commands use it).
 
+pub(crate) mod against;
 pub(crate) mod bench;
 pub(crate) mod compare;
 pub(crate) mod facts;

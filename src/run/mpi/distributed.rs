@@ -72,7 +72,8 @@ fn rank_threads(requested: Option<usize>) -> Result<usize, Error> {
 /// Counts the completions of `placement` (all solutions for the empty placement) over
 /// all MPI ranks, resumed from and recorded to `long.checkpoint` by rank 0, and
 /// stopped by `long.stop` on any rank. Returns the run on rank 0 and `None` on the
-/// other ranks. A shard cannot be combined with it.
+/// other ranks. A shard cannot be combined with it. MPI stays initialized until
+/// [`crate::finalize_mpi`], which the caller calls once it has printed.
 ///
 /// # Errors
 /// Those of [`crate::run_long`] (on rank 0 for the checkpoint); [`Error::Mpi`] for a
@@ -92,6 +93,8 @@ pub fn count_distributed(
     let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
         .ok_or_else(|| Error::Mpi("MPI was already initialized".into()))?;
     let world = universe.world();
+    // Finalized by the caller once it has printed (see `session`).
+    super::session::keep(universe);
     let root = world.process_at_rank(0);
     let never = Stop::new();
     let stop = long.stop.unwrap_or(&never);
@@ -242,7 +245,15 @@ fn serve_and_work<C: Communicator>(
                     }
                 }
                 ran += 1;
-                if let Err(e) = record(&result) {
+                // Synced once for the whole batch below, not once per record: after a
+                // stop a batch of a thousand records must not take a thousand syncs
+                // (mpirun kills the ranks a second after it forwards a signal).
+                if let Err(e) = checkpoint.map_or(Ok(()), |c| c.record(&result, false)) {
+                    failure.get_or_insert(e);
+                }
+            }
+            if stop.is_requested() {
+                if let Err(e) = checkpoint.map_or(Ok(()), Checkpoint::finish) {
                     failure.get_or_insert(e);
                 }
             }

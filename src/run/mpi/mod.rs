@@ -10,3 +10,5 @@ pub(crate) mod distributed;
 pub(crate) mod launch;
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 pub(crate) mod limbs;
+#[cfg(feature = "mpi")]
+pub(crate) mod session;

@@ -221,16 +221,19 @@ fn finish(args: &BenchArgs, report: &BenchReport, baseline: Option<&BenchReport>
         let (json, md) = report.save(&args.out)?;
         super::output::note(&format!("saved {} and {}", json.display(), md.display()));
     }
+    let comparison = match baseline {
+        Some(baseline) => Some(compare_reports(baseline, report, &args.verdict)?),
+        None => None,
+    };
     if let Some(path) = &args.plot {
-        match baseline {
-            Some(baseline) => draw_pair(path, baseline, report)?,
-            None => plot::draw(path, &[(&report.label(), report)]).map_err(Failure::runtime)?,
+        match (baseline, &comparison) {
+            (Some(baseline), Some(comparison)) => draw_pair(path, baseline, report, comparison)?,
+            _ => plot::draw(path, &[(&report.label(), report)]).map_err(Failure::runtime)?,
         }
     }
-    let Some(baseline) = baseline else {
+    let Some(comparison) = comparison else {
         return Ok(ExitCode::SUCCESS);
     };
-    let comparison = compare_reports(baseline, report, &args.verdict)?;
     // Keep stdout pure JSON with --json: the verdicts then go to stderr.
     if args.json {
         eprint!("{}", comparison.to_markdown());

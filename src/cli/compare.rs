@@ -70,7 +70,7 @@ pub fn run(args: &CompareArgs) -> Outcome {
     }
     let comparison = compare_reports(&baseline, &new, &args.verdict)?;
     if let Some(path) = &args.plot {
-        draw_pair(path, &baseline, &new)?;
+        draw_pair(path, &baseline, &new, &comparison)?;
     }
     if args.json {
         let json = serde_json::to_string(&comparison).expect("a comparison serializes");
@@ -101,11 +101,22 @@ pub fn compare_reports(
     Ok(comparison)
 }
 
-/// Draws the baseline and the new run into one SVG file.
-pub fn draw_pair(path: &Path, baseline: &BenchReport, new: &BenchReport) -> Result<(), Failure> {
+/// Draws the baseline and the new run into one SVG file, with the ratios of
+/// `comparison` below them.
+pub fn draw_pair(
+    path: &Path,
+    baseline: &BenchReport,
+    new: &BenchReport,
+    comparison: &Comparison,
+) -> Result<(), Failure> {
     let old_label = format!("baseline {}", baseline.label());
     let new_label = format!("new {}", new.label());
-    plot::draw(path, &[(&old_label, baseline), (&new_label, new)]).map_err(Failure::runtime)
+    plot::draw_comparison(
+        path,
+        &[(&old_label, baseline), (&new_label, new)],
+        comparison,
+    )
+    .map_err(Failure::runtime)
 }
 
 /// Status 1 when any row regressed, else 0.

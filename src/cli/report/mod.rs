@@ -14,6 +14,7 @@ pub(crate) mod ladder;
 pub(crate) mod load;
 pub(crate) mod machine;
 pub(crate) mod plot;
+pub(crate) mod plot_ratio;
 pub(crate) mod published;
 pub(crate) mod statistics;
 pub(crate) mod verify;

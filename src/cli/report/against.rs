@@ -237,7 +237,7 @@ mod tests {
         let mean = Against::geometric_mean(&[
             row.clone(),
             AgainstRow {
-                wall_ratio: 0.5,
+                wall_ratio: 11.0 / 21.0,
                 ..row
             },
         ]);

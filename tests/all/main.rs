@@ -1,6 +1,7 @@
 //! The integration tests, in one binary (one link of the crate instead of one per
 //! file), a module per subject: the command line (`cli_count`, `verify_bench_cli`, `engines_cli`,
-//! `messages_cli`, `place_cli`, `progress_cli`, `solve_cli`, `packaging_cli`), the
+//! `messages_cli`, `place_cli`, `progress_cli`, `solve_cli`, `packaging_cli`, the exit
+//! statuses of every command `statuses`, and what a new user meets `new_user`), the
 //! library's counts (`counts`, `symmetry`, `completion_props`), long runs and their
 //! faults (`longruns`, `faults`, `faults_files`, `memory_limit`), bench reports (`bench_report`,
 //! `bench_compare`), the readers (`readers_fuzz`), and the profiler's name for a count
@@ -26,10 +27,12 @@ mod longruns;
 mod measured;
 mod memory_limit;
 mod messages_cli;
+mod new_user;
 mod packaging_cli;
 mod place_cli;
 mod progress_cli;
 mod readers_fuzz;
 mod solve_cli;
+mod statuses;
 mod symmetry;
 mod verify_bench_cli;

@@ -14,7 +14,7 @@ pub const EXAMPLES: &str = "\
 Examples:
   for i in 0 1 2; do nqueens count 12 --unique --shard $i/3 --json > s$i.json; done
   nqueens merge s0.json s1.json s2.json       # 14200
-  nqueens merge --json s*.json                # total, unique, nodes, tasks, ...";
+  nqueens merge --json s*.json                # total, unique, pairs, tasks, ...";
 
 /// Arguments of `merge`.
 #[derive(Debug, Args)]

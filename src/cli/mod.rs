@@ -53,10 +53,12 @@ enum Command {
     /// Write every solution (or the completions of placed queens) in lexicographic order.
     #[command(after_help = solve::EXAMPLES)]
     Solve(solve::SolveArgs),
-    /// Count n = 0..=MAX and compare with the published totals (OEIS A000170).
+    /// Count n = 0..=MAX and compare with the published totals (OEIS A000170) and
+    /// fundamental counts (A002562).
     #[command(after_help = verify::EXAMPLES)]
     Verify(verify::VerifyArgs),
-    /// Measure a ladder of counts repeatedly and save the report under results/.
+    /// Measure a ladder of counts repeatedly and save the report under results/, or
+    /// time this binary against another in turns (--against).
     #[command(after_help = bench::EXAMPLES)]
     Bench(bench::BenchArgs),
     /// Compare two bench reports: a verdict per row, exit status 1 on a regression.
@@ -65,7 +67,8 @@ enum Command {
     /// Sum the JSON outputs of `count --shard I/K --json` into the total.
     #[command(after_help = merge::EXAMPLES)]
     Merge(merge::MergeArgs),
-    /// Estimate the nodes and run time of a count (Knuth's random probes).
+    /// Estimate the work, memory and run time of a count (backtrack: Knuth's random
+    /// probes; join: a timed sample of its units).
     #[command(after_help = estimate::EXAMPLES)]
     Estimate(estimate::EstimateArgs),
     /// Print the completion script for a shell (bash, zsh, fish, powershell, elvish).

@@ -13,7 +13,7 @@ use clap::Args;
 /// Examples shown at the end of `nqueens verify --help` (each one runs as shown).
 pub const EXAMPLES: &str = "\
 Examples:
-  nqueens verify                              # n = 0..=14 against OEIS A000170
+  nqueens verify                              # n = 0..=14 against OEIS A000170 and A002562
   nqueens verify --max 16 --json
   nqueens verify --max 12 --kernel scalar --symmetry none";
 

@@ -84,7 +84,7 @@ pub struct BenchArgs {
     /// any row regressed.
     #[arg(long, value_name = "OLD.json")]
     pub baseline: Option<PathBuf>,
-    /// Time this binary against OLD_BINARY instead, running `count N` of each in turns
+    /// Time this binary against `OLD_BINARY` instead, running `count N` of each in turns
     /// (as hyperfine does): a verdict per rung on the ratio of median wall times and its
     /// interval, confirmed by CPU seconds; exit status 1 if any rung regressed. Writes
     /// no files.

@@ -203,10 +203,10 @@ fn synopsis(roff: &mut Roff, command: &clap::Command, parent: Option<&clap::Comm
 
 /// `<T>`: an argument's value name, as `--help` shows it.
 fn placeholder(arg: &clap::Arg) -> String {
-    let names: Vec<String> = arg
-        .get_value_names()
-        .map(|names| names.iter().map(ToString::to_string).collect())
-        .unwrap_or_else(|| vec![arg.get_id().to_string().to_uppercase()]);
+    let names: Vec<String> = arg.get_value_names().map_or_else(
+        || vec![arg.get_id().to_string().to_uppercase()],
+        |names| names.iter().map(ToString::to_string).collect(),
+    );
     names
         .iter()
         .map(|n| format!("<{n}>"))

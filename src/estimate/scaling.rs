@@ -97,6 +97,8 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(clippy::float_cmp, reason = "1.0 is set, not computed")]
+    #[allow(clippy::cast_precision_loss, reason = "a CPU count, far below 2^52")]
     fn one_thread_needs_no_probe_and_more_threads_than_cpus_share_them() {
         let one = measure(1);
         assert_eq!((one.concurrent, one.speedup), (1, 1.0));
@@ -106,6 +108,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::float_cmp, reason = "clamped values are returned exactly")]
     fn ratios_stay_within_the_threads() {
         assert_eq!(bounded_speedup(0.5, 2), 1.0);
         assert_eq!(bounded_speedup(1.8, 2), 1.8);

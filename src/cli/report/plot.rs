@@ -119,26 +119,9 @@ fn medians(
         .draw()?;
     let regions = engine_regions(series);
     if regions.len() > 1 {
-        let grey = RGBColor(0x70, 0x70, 0x70);
-        for &(start, _, _) in regions.iter().skip(1) {
-            chart.draw_series(std::iter::once(PathElement::new(
-                vec![(start, y_range.start), (start, y_range.end)],
-                grey.mix(0.45).stroke_width(2),
-            )))?;
-        }
-        let style = ("sans-serif", 13)
-            .into_font()
-            .color(&grey)
-            .pos(Pos::new(HPos::Center, VPos::Bottom));
-        for (start, end, engine) in &regions {
-            chart.draw_series(std::iter::once(Text::new(
-                engine.clone(),
-                ((start + end) / 2.0, y_range.start * 1.12),
-                style.clone(),
-            )))?;
-        }
+        chart.draw_series(engine_lines(&regions, &y_range))?;
+        chart.draw_series(engine_labels(&regions, y_range.start * 1.12))?;
     }
-
     for (i, (_, report)) in series.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         // Offset the two series a little so that their bars do not hide each other.
@@ -198,6 +181,40 @@ fn engine_regions(series: &[(&str, &BenchReport)]) -> Vec<(f64, f64, String)> {
         }
     }
     regions
+}
+
+/// The grey of the engine marks.
+const ENGINE_GREY: RGBColor = RGBColor(0x70, 0x70, 0x70);
+
+/// A vertical line at the start of each region but the first, over `y`.
+fn engine_lines(
+    regions: &[(f64, f64, String)],
+    y: &std::ops::Range<f64>,
+) -> Vec<PathElement<(f64, f64)>> {
+    regions
+        .iter()
+        .skip(1)
+        .map(|&(start, _, _)| {
+            PathElement::new(
+                vec![(start, y.start), (start, y.end)],
+                ENGINE_GREY.mix(0.45).stroke_width(2),
+            )
+        })
+        .collect()
+}
+
+/// Each region's engine name, centred at height `y`.
+fn engine_labels(regions: &[(f64, f64, String)], y: f64) -> Vec<Text<'static, (f64, f64), String>> {
+    let style = ("sans-serif", 13)
+        .into_font()
+        .color(&ENGINE_GREY)
+        .pos(Pos::new(HPos::Center, VPos::Bottom));
+    regions
+        .iter()
+        .map(|(start, end, engine)| {
+            Text::new(engine.clone(), ((start + end) / 2.0, y), style.clone())
+        })
+        .collect()
 }
 
 /// The legend in the upper left corner: a line of each series' colour with its label,

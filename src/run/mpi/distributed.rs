@@ -39,6 +39,7 @@ use crate::run::long::identity::RunIdentity;
 use crate::run::long::longrun::{LongRun, LongRunOptions};
 use crate::run::long::resumable::{open_checkpoint, remaining, stopped, Pass};
 use crate::run::mpi::limbs::{pack, unpack, LIMBS};
+use crate::run::mpi::requests::{parse_request, request};
 
 /// Variables that hold the number of ranks on this node.
 const LOCAL_SIZE_VARIABLES: [&str; 2] = ["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"];
@@ -50,10 +51,6 @@ const RANGE: i32 = 2;
 
 /// How long rank 0's main thread sleeps between checks for requests.
 const POLL: std::time::Duration = std::time::Duration::from_micros(500);
-
-/// The words of one task result in a request: index, weighted (two halves), work (two
-/// halves).
-const RESULT_WORDS: usize = 5;
 
 /// The thread count of each rank: the requested one, or this node's logical CPUs
 /// shared among the ranks that run on it.
@@ -72,8 +69,8 @@ fn rank_threads(requested: Option<usize>) -> Result<usize, Error> {
 /// Counts the completions of `placement` (all solutions for the empty placement) over
 /// all MPI ranks, resumed from and recorded to `long.checkpoint` by rank 0, and
 /// stopped by `long.stop` on any rank. Returns the run on rank 0 and `None` on the
-/// other ranks. A shard cannot be combined with it. MPI stays initialized until
-/// [`crate::finalize_mpi`], which the caller calls once it has printed.
+/// other ranks. A shard cannot be combined with it. MPI stays initialized until the
+/// caller, having printed, calls [`crate::finalize_mpi`].
 ///
 /// # Errors
 /// Those of [`crate::run_long`] (on rank 0 for the checkpoint); [`Error::Mpi`] for a
@@ -93,7 +90,6 @@ pub fn count_distributed(
     let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
         .ok_or_else(|| Error::Mpi("MPI was already initialized".into()))?;
     let world = universe.world();
-    // Finalized by the caller once it has printed (see `session`).
     super::session::keep(universe);
     let root = world.process_at_rank(0);
     let never = Stop::new();
@@ -245,17 +241,17 @@ fn serve_and_work<C: Communicator>(
                     }
                 }
                 ran += 1;
-                // Synced once for the whole batch below, not once per record: after a
-                // stop a batch of a thousand records must not take a thousand syncs
-                // (mpirun kills the ranks a second after it forwards a signal).
+                // After a stop, synced once a batch below: mpirun kills the ranks a
+                // second after it forwards a signal, no time for a sync per record.
                 if let Err(e) = checkpoint.map_or(Ok(()), |c| c.record(&result, false)) {
                     failure.get_or_insert(e);
                 }
             }
-            if stop.is_requested() {
-                if let Err(e) = checkpoint.map_or(Ok(()), Checkpoint::finish) {
-                    failure.get_or_insert(e);
-                }
+            if let Some(Err(e)) = checkpoint
+                .filter(|_| stop.is_requested())
+                .map(Checkpoint::finish)
+            {
+                failure.get_or_insert(e);
             }
             let size = if stop.is_requested() || failure.is_some() {
                 0
@@ -282,51 +278,6 @@ fn serve_and_work<C: Communicator>(
             own: own.sums,
         })
     })
-}
-
-/// A request: the wanted range size, the reason of a stop on that rank (0 for none),
-/// and the results of its previous range. Malformed words are dropped; numbers past
-/// `usize` saturate.
-fn parse_request(words: &[u64]) -> (usize, usize, Vec<TaskResult>) {
-    let size = |word: u64| usize::try_from(word).unwrap_or(usize::MAX);
-    let wanted = size(words.first().copied().unwrap_or(1).max(1));
-    let reason = size(words.get(1).copied().unwrap_or(0));
-    let results = words
-        .get(2..)
-        .unwrap_or_default()
-        .chunks_exact(RESULT_WORDS)
-        .filter_map(|w| {
-            Some(TaskResult {
-                index: usize::try_from(w[0]).ok()?,
-                weighted: u128::from(w[1]) | (u128::from(w[2]) << 64),
-                work: u128::from(w[3]) | (u128::from(w[4]) << 64),
-            })
-        })
-        .collect();
-    (wanted, reason, results)
-}
-
-/// The request of a rank with `threads` workers, stopped for `reason` (0: not),
-/// carrying `results`.
-fn request(threads: usize, reason: usize, results: &[TaskResult]) -> Vec<u64> {
-    let mut words = Vec::with_capacity(2 + RESULT_WORDS * results.len());
-    words.push(threads as u64);
-    words.push(reason as u64);
-    for r in results {
-        #[allow(
-            clippy::cast_possible_truncation,
-            reason = "the low 64 bits of the weighted count and work, on purpose: the high \
-                      ones follow"
-        )]
-        words.extend([
-            r.index as u64,
-            r.weighted as u64,
-            (r.weighted >> 64) as u64,
-            r.work as u64,
-            (r.work >> 64) as u64,
-        ]);
-    }
-    words
 }
 
 /// Ranks other than 0: ask rank 0 for ranges of positions in `todo`, run them, and
@@ -380,30 +331,5 @@ fn work_remotely<C: Communicator>(
                 failure.get_or_insert(e);
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn requests_round_trip() {
-        let results = [
-            TaskResult {
-                index: 7,
-                weighted: (1 << 100) + 5,
-                work: (1 << 70) + 12,
-            },
-            TaskResult {
-                index: 0,
-                weighted: 0,
-                work: 1,
-            },
-        ];
-        let (wanted, reason, back) = parse_request(&request(4, 15, &results));
-        assert_eq!((wanted, reason), (4, 15));
-        assert_eq!(back, results);
-        assert_eq!(parse_request(&[]).0, 1);
     }
 }

@@ -11,4 +11,6 @@ pub(crate) mod launch;
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 pub(crate) mod limbs;
 #[cfg(feature = "mpi")]
+pub(crate) mod requests;
+#[cfg(feature = "mpi")]
 pub(crate) mod session;

@@ -245,3 +245,32 @@ fn one_line(e: &clap::Error) -> String {
     }
     message
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn damaged_input_is_exit_2_and_failures_while_running_exit_1() {
+        // A sum past 2^128 comes only from a damaged checkpoint or report.
+        let overflow = Failure::from(nqueens::Error::Overflow("the sum of the task results"));
+        assert_eq!(overflow.status, 2);
+        let io = Failure::from(nqueens::Error::Io {
+            context: "cannot write the checkpoint".into(),
+            source: std::io::Error::other("disk full"),
+        });
+        assert_eq!(io.status, 1);
+    }
+
+    #[test]
+    fn json_is_seen_before_a_double_dash() {
+        let args = |list: &[&str]| {
+            list.iter()
+                .map(std::ffi::OsString::from)
+                .collect::<Vec<_>>()
+        };
+        assert!(asks_for_json(args(&["count", "33", "--json"]).into_iter()));
+        assert!(!asks_for_json(args(&["count", "--", "--json"]).into_iter()));
+        assert!(!asks_for_json(args(&["count", "8"]).into_iter()));
+    }
+}

@@ -330,3 +330,66 @@ fn the_bench_workflow_saves_only_after_success_and_never_passes_without_a_baseli
     assert!(workflow.contains("Rebuild a missing baseline from the base commit"));
     assert!(!workflow.contains("No baseline yet"));
 }
+
+#[test]
+fn plots_mark_engines_fit_their_legend_and_show_the_ratios() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = stdout_of(&[
+        "bench",
+        "--from",
+        "11",
+        "--to",
+        "13",
+        "--runs",
+        "2",
+        "--json",
+        "--no-save",
+    ]);
+    let file = dir.path().join("r.json");
+    std::fs::write(&file, &report).unwrap();
+    let one = dir.path().join("one.svg");
+    stdout_of(&[
+        "bench",
+        "--from",
+        "11",
+        "--to",
+        "13",
+        "--runs",
+        "1",
+        "--no-save",
+        "--plot",
+        one.to_str().unwrap(),
+    ]);
+    let svg = std::fs::read_to_string(&one).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
+    assert!(
+        texts.iter().any(|t| t.trim() == "join"),
+        "the join region is labelled"
+    );
+    assert!(texts
+        .iter()
+        .any(|t| t.contains("circle backtrack, square join")));
+    // The legend box (at x = 130) is wider than its longest label could be drawn.
+    let label = texts
+        .iter()
+        .find(|t| t.contains("circle backtrack"))
+        .unwrap();
+    let widest_box = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("rect") && n.attribute("x") == Some("130"))
+        .filter_map(|n| n.attribute("width")?.parse::<f64>().ok())
+        .fold(0.0, f64::max);
+    assert!(
+        widest_box >= 0.6 * 16.0 * label.chars().count() as f64,
+        "{widest_box}"
+    );
+    let pair = dir.path().join("pair.svg");
+    let f = file.to_str().unwrap();
+    stdout_of(&["compare", f, f, "--plot", pair.to_str().unwrap()]);
+    let svg = std::fs::read_to_string(&pair).unwrap();
+    assert!(
+        svg.contains("new / baseline: median ratio and its 95% interval"),
+        "ratio panel"
+    );
+}

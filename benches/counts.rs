@@ -17,11 +17,7 @@ use criterion::{
 use nqueens::limits::resolve_threads;
 use nqueens::{count, EngineChoice, Options, Symmetry};
 
-#[path = "../src/cli/report/published.rs"]
-#[allow(dead_code, unused_imports)]
-mod published_table;
-
-use published_table::published;
+use nqueens::published::published;
 
 /// The measurement time of the fast counts.
 const MEASUREMENT: Duration = Duration::from_millis(800);

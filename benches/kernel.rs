@@ -16,11 +16,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use nqueens::internals::{Constraints, Frontier, Resolved};
 use nqueens::Kernel;
 
-#[path = "../src/cli/report/published.rs"]
-#[allow(dead_code, unused_imports)]
-mod published_table;
-
-use published_table::published;
+use nqueens::published::published;
 
 /// Whole-board searches for n = 10..=13 with each kernel this processor runs.
 fn kernels(c: &mut Criterion) {

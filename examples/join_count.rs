@@ -1,6 +1,8 @@
 //! A bare driver of the half-board join engine, for timing it against other builds
-//! (not part of the command line): `join_count N [THREADS] [KERNEL]` prints the
-//! total, the units, the pair evaluations, the processor level and the seconds.
+//! (not part of the command line): `join_count N [THREADS] [KERNEL] [STRIDE]` prints
+//! the total, the units, the pair evaluations, the processor level and the seconds.
+//! With a `STRIDE` above 1 it runs every `STRIDE`-th unit only (a quick, repeatable
+//! sample for timing; its total is then a partial sum).
 
 use std::time::Instant;
 
@@ -12,7 +14,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(0);
     if !(JOIN_MIN_N..=JOIN_MAX_N).contains(&n) {
-        eprintln!("usage: join_count N [THREADS] [auto|scalar|avx2|avx512], N in {JOIN_MIN_N}..={JOIN_MAX_N}");
+        eprintln!("usage: join_count N [THREADS] [auto|scalar|avx2|avx512] [STRIDE], N in {JOIN_MIN_N}..={JOIN_MAX_N}");
         std::process::exit(2);
     }
     let threads: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1);
@@ -23,6 +25,7 @@ fn main() {
         None => Kernel::Auto,
     };
     let level = kernel.level().expect("a kernel this processor runs");
+    let stride: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
     let start = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -32,6 +35,7 @@ fn main() {
     let (total, pairs) = pool.install(|| {
         (0..plan.len())
             .into_par_iter()
+            .filter(|index| index % stride == 0)
             .map(|index| plan.run_unit(index))
             .map(|outcome| (outcome.weighted, outcome.pairs))
             .reduce(

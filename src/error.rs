@@ -30,10 +30,11 @@ pub enum Error {
         reason: Unsuited,
     },
     /// The count would need more memory than is available to it: the machine's free
-    /// memory, or less if the job's control group (Slurm, Kubernetes, Docker) limits it
+    /// memory, or less if the job's control group (Slurm, Kubernetes, Docker) or the
+    /// process's address-space or data limit (`ulimit -v`, `ulimit -d`) allows less
     /// (checked before anything is allocated).
     #[error(
-        "the {engine} engine needs {} of memory for N = {n}, and {} is available here (free memory, or the job's memory limit)",
+        "the {engine} engine needs {} of memory for N = {n}, and {} is available here (free memory, the job's memory limit, or the address space that ulimit -v/-d leaves)",
         human_bytes(*needed),
         human_bytes(*available)
     )]
@@ -46,6 +47,48 @@ pub enum Error {
         needed: u64,
         /// What the system says is available, in bytes.
         available: u64,
+    },
+    /// The count would need more memory than the budget it was given
+    /// ([`crate::Options::memory`]) on its threads.
+    #[error(
+        "the {engine} engine needs at least {} of memory for N = {n} on {threads} thread{}, more than the budget of {}",
+        human_bytes(*needed),
+        if *threads == 1 { "" } else { "s" },
+        human_bytes(*budget)
+    )]
+    MemoryBudget {
+        /// The engine's name.
+        engine: &'static str,
+        /// The board size.
+        n: usize,
+        /// Worker threads.
+        threads: usize,
+        /// The least budget that would do, in bytes.
+        needed: u64,
+        /// The budget given, in bytes.
+        budget: u64,
+    },
+    /// The memory budget asked for is more than is available here.
+    #[error(
+        "a memory budget of {} is more than the {} available here (free memory, or the job's memory limit)",
+        human_bytes(*budget),
+        human_bytes(*available)
+    )]
+    MemoryOverAvailable {
+        /// The budget asked for, in bytes.
+        budget: u64,
+        /// What the system says is available, in bytes.
+        available: u64,
+    },
+    /// An allocation failed while the count ran (memory beyond what was checked
+    /// before it started was taken, or the check could not tell): the finished tasks
+    /// of a checkpointed run are kept.
+    #[error("out of memory while {during} ({} more could not be had)", human_bytes(*bytes))]
+    OutOfMemory {
+        /// What was being built.
+        during: &'static str,
+        /// The bytes asked for.
+        bytes: u64,
     },
     /// The requested split would create too many tasks to hold in memory.
     #[error(
@@ -103,6 +146,10 @@ pub enum Error {
     /// A set of shard outputs cannot be merged.
     #[error("{0}")]
     Merge(String),
+    /// Files that an audit cannot check (not checkpoints, damaged, of different runs,
+    /// or of another unit list); the message names the file and the problem.
+    #[error("{0}")]
+    Audit(String),
     /// The run was asked to stop ([`crate::Stop`]) before all its tasks ran; those that
     /// finished are saved in the checkpoint, if it has one.
     #[error("stopped: {saved} of {tasks} tasks saved{}", checkpoint.as_ref().map(|c| format!(" in {c}")).unwrap_or_default())]

@@ -21,8 +21,13 @@
 //!   [`Observer`] and stops early when a [`Stop`] is requested; [`merge`] checks and
 //!   sums a complete set of sealed [`ShardReport`]s. With the `mpi` feature,
 //!   `count_distributed` spreads a count over MPI ranks.
+//! - **Checks**: a whole count and a merge compare themselves with the [`published`]
+//!   values (their `published` field); [`audit()`] recounts a sample of a checkpoint's
+//!   recorded units by an independent method.
 //! - **Estimates**: [`estimate()`] predicts a count's size, time and memory (Knuth's
 //!   probes for the backtracking engine, a timed sample of units for the join engine).
+//! - **Files**: [`files`] opens inputs that are regular files only, with bounded
+//!   reads, and files to update without following a symbolic link.
 //!
 //! Every fallible call returns an [`Error`] that carries the rejected value and its
 //! accepted range as data.
@@ -36,14 +41,16 @@
 //! checkpoints, shards and MPI, and sums them exactly in `u128`. The processor level
 //! (`cpu`) is detected once per run from the [`Kernel`] choice; each engine runs its best
 //! path at or below it. Symmetry reduction (`symmetry`) and fundamental counts by
-//! Burnside's lemma sit beside them. The layers, lowest first: `build_info`, `limits`,
-//! `cpu`, `model`, `pool`, `sampling`, `symmetry`; the engines `backtrack` and `join`
-//! (siblings); `engine`; `run`; then `entry`, `solutions` and `estimate`. Each uses only
-//! the layers below it.
+//! Burnside's lemma sit beside them. Every whole count checks itself against the
+//! [`published`] table (which never supplies a count). The layers, lowest first:
+//! `build_info`, `files`, `limits`, `published`, `cpu`, `model`, `pool`, `sampling`,
+//! `symmetry`; the engines `backtrack` and `join` (siblings); `engine`; `run`; then
+//! `entry`, `solutions`, `estimate` and `audit`. Each uses only the layers below it.
 
 #![deny(missing_docs, unreachable_pub)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod audit;
 mod backtrack;
 mod build_info;
 mod cpu;
@@ -51,6 +58,7 @@ mod engine;
 mod entry;
 mod error;
 mod estimate;
+pub mod files;
 mod join;
 pub mod limits;
 mod model;
@@ -58,24 +66,22 @@ mod model;
 pub mod naive;
 mod names;
 mod pool;
+pub mod published;
 mod run;
 mod sampling;
 mod seconds;
 mod solutions;
 mod symmetry;
 
-/// The published table, shared with the binary's `verify` (tests only).
-#[cfg(test)]
-#[allow(unreachable_pub, dead_code)]
-#[path = "cli/report/published.rs"]
-mod published;
-
+pub use audit::{
+    audit, Audit, AuditOptions, Catch, Mismatch, DEFAULT_SAMPLE, MAX_SAMPLE, WRONG_FRACTIONS,
+};
 pub use build_info::{COMMIT, VERSION};
 pub use cpu::Kernel;
 pub use engine::{Engine, EngineChoice, TaskResult, Work};
 pub use entry::{count, count_within, run_long, MEASURED_FUNCTION};
 pub use error::{Error, Unsuited};
-pub use estimate::{estimate, Estimate};
+pub use estimate::{estimate, estimate_with, Estimate, EstimateStage};
 pub use limits::MAX_N;
 pub use model::board::{Board, BoardError};
 pub use model::format::Format;
@@ -85,7 +91,9 @@ pub use run::count::options::Options;
 pub use run::count::result::Count;
 pub use run::count::stop::Stop;
 pub use run::long::longrun::{LongRun, LongRunOptions};
-pub use run::long::merge::{merge, read_shard_reports, MergeOptions, Merged};
+pub use run::long::merge::{
+    merge, read_shard_report_file, read_shard_reports, MergeOptions, Merged,
+};
 pub use run::long::resumable::{Observer, Started};
 pub use run::long::shard::{Shard, ShardReport};
 #[cfg(feature = "mpi")]
@@ -110,6 +118,11 @@ pub mod internals {
     };
     pub use crate::join::{JoinPlan, UnitOutcome};
     pub use crate::join::{MAX_N as JOIN_MAX_N, MIN_N as JOIN_MIN_N};
+
+    /// The kernel the join's hot loops run at `level` (its best path at or below it).
+    pub fn join_kernel(level: Level) -> crate::Kernel {
+        crate::join::path::Path::at(level).kernel()
+    }
     pub use crate::model::constraints::Constraints;
     pub use crate::seconds::{round_to_nanos, serialize as serialize_seconds};
     pub use crate::symmetry::rotation::{fixed_by, Rotation};

@@ -18,9 +18,6 @@
 //! AVX-512 kernels share the lane machine (`src/search/lanes`); they differ only in
 //! their vector operations.
 
-// Without libtest's harness, the published table's own `#[test]`s compile to nothing,
-// which leaves their imports unused.
-#[allow(unused_imports)]
 mod common;
 
 use std::process::ExitCode;

@@ -2,12 +2,15 @@
 //! task list and the kernel that searches its tasks).
 
 use crate::backtrack::plan::task::Task;
-use crate::backtrack::plan::TaskList;
+use crate::backtrack::plan::tasks::MAX_TASKS;
+use crate::backtrack::plan::{TaskList, UNITS_VERSION};
 use crate::backtrack::probes;
 use crate::backtrack::search::resolved::Resolved;
+use crate::backtrack::spec::TaskUnits;
 use crate::backtrack::task::run_task;
 use crate::cpu::{Kernel, Level};
 use crate::engine::interface::{CountingEngine, Plan, Request, WorkEstimate};
+use crate::engine::spec::Units;
 use crate::engine::unit::TaskResult;
 use crate::engine::work::Work;
 use crate::error::{Error, Unsuited};
@@ -45,8 +48,12 @@ impl CountingEngine for Backtrack {
         }
     }
 
-    fn identity_fields(&self) -> Vec<(&'static str, String)> {
-        Vec::new()
+    fn units_version(&self) -> u32 {
+        UNITS_VERSION
+    }
+
+    fn max_units(&self, _: usize) -> usize {
+        MAX_TASKS
     }
 
     fn work(&self, amount: u128) -> Work {
@@ -57,8 +64,14 @@ impl CountingEngine for Backtrack {
         Resolved::at(level).kernel()
     }
 
-    fn predicted_peak_bytes(&self, _: usize, _: usize) -> Option<u64> {
+    fn predicted_peak_bytes(&self, _: &Request<'_>) -> Option<u64> {
         None
+    }
+
+    fn units(&self, request: &Request<'_>) -> Result<Box<dyn Units>, Error> {
+        let list =
+            TaskList::for_placement(request.placement, request.symmetry, request.split_depth)?;
+        Ok(Box::new(TaskUnits { list }))
     }
 
     fn plan(&self, request: &Request<'_>, level: Level) -> Result<Box<dyn Plan>, Error> {
@@ -89,8 +102,8 @@ impl Plan for BacktrackPlan {
         self.list.len()
     }
 
-    fn run(&self, index: usize) -> TaskResult {
-        run_task(&self.list, index, self.kernel)
+    fn run(&self, index: usize) -> Result<TaskResult, Error> {
+        Ok(run_task(&self.list, index, self.kernel))
     }
 
     fn symmetry(&self) -> Symmetry {

@@ -9,6 +9,7 @@
 //!   the best one at or below the run's level ([`search::resolved::Resolved`]);
 //! - [`task`]: one task run by its kernel;
 //! - [`probes`]: Knuth's random probes, its own estimate of a count's nodes;
+//! - [`spec`]: its tasks described for an independent recount (`audit`);
 //! - [`engine`]: the engine interface ([`crate::engine::interface`]) over all of them.
 //!
 //! This layer uses the board model, the symmetry modes, the processor tokens
@@ -20,4 +21,5 @@ pub(crate) mod engine;
 pub(crate) mod plan;
 pub(crate) mod probes;
 pub(crate) mod search;
+pub(crate) mod spec;
 pub(crate) mod task;

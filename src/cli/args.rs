@@ -66,6 +66,58 @@ pub fn parse_usize_in_range(s: &str, lo: usize, hi: usize, what: &str) -> Result
     Ok(usize::try_from(v).expect("at most `hi`, a usize"))
 }
 
+/// The smallest memory budget `--memory` takes: 1 MiB.
+const MIN_MEMORY: u64 = 1 << 20;
+/// The largest memory budget `--memory` takes: 1 PiB.
+const MAX_MEMORY: u64 = 1 << 50;
+
+/// Parses a memory size: a number of bytes, or a number (decimals allowed) with a
+/// suffix K, M, G, T or P (powers of 1024; `KiB`, `MB`, `g`... are taken alike), from
+/// 1M to 1P.
+pub fn memory_size(s: &str) -> Result<u64, String> {
+    let expectation = || {
+        "the memory size must be a number of bytes or a number with K, M, G, T or P (powers of 1024), such as 512M, 4G or 1.5T, from 1M to 1P"
+            .to_string()
+    };
+    let text = s.trim();
+    let digits_end = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, suffix) = text.split_at(digits_end);
+    let shift = match suffix.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        "p" | "pb" | "pib" => 50,
+        _ => return Err(expectation()),
+    };
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    if whole.is_empty() && fraction.is_empty() || fraction.contains('.') {
+        return Err(expectation());
+    }
+    let whole: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().map_err(|_| expectation())?
+    };
+    // The fraction, exactly: `digits / 10^len` of the unit, rounded down to a byte.
+    let unit = 1u128 << shift;
+    let mut bytes = u128::from(whole) * unit;
+    if !fraction.is_empty() {
+        let digits: u128 = fraction.parse().map_err(|_| expectation())?;
+        let scale = 10u128
+            .checked_pow(u32::try_from(fraction.len()).map_err(|_| expectation())?)
+            .ok_or_else(expectation)?;
+        bytes += digits * unit / scale;
+    }
+    match u64::try_from(bytes) {
+        Ok(b) if (MIN_MEMORY..=MAX_MEMORY).contains(&b) => Ok(b),
+        _ => Err(expectation()),
+    }
+}
+
 /// How a count runs: threads, symmetry and task split.
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
@@ -83,8 +135,9 @@ pub struct RunArgs {
     /// processor runs), avx512, avx2 or scalar. Each engine runs its best code at or
     /// below it: backtrack its AVX-512 (16 nodes at a time), AVX2 (8) or scalar (1)
     /// kernel, and scalar where its tasks leave fewer than 8 rows (small boards), which
-    /// is faster there; join its AVX2 code for avx2 and avx512 (it has no AVX-512 code
-    /// yet), its portable code for scalar. It never chooses the engine. The JSON
+    /// is faster there; join its AVX-512 code for avx512 (512-bit, where the processor
+    /// also has AVX-512BW and VPOPCNTDQ; its AVX2 code otherwise), its AVX2 code for
+    /// avx2, its portable code for scalar. It never chooses the engine. The JSON
     /// `kernel` says what ran. Every kernel gives the same counts.
     #[arg(long, value_name = "KERNEL", default_value = "auto",
           value_parser = named(kernel, Kernel::ALL.map(Kernel::name)))]
@@ -96,6 +149,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "ENGINE", default_value = "auto",
           value_parser = named(engine, EngineChoice::ALL.map(EngineChoice::name)))]
     pub engine: EngineChoice,
+    /// The memory the count may use, such as 512M, 4G or 1.5T [default: the memory
+    /// available: free memory, or the job's memory limit]. The join engine fits its
+    /// work to it (its quadrant table, and the pieces its units' lists come in), at
+    /// some cost in speed when it is small; a budget too small for the board and the
+    /// threads is refused before anything runs, with the least that would do.
+    #[arg(long, value_name = "SIZE", value_parser = memory_size)]
+    pub memory: Option<u64>,
 }
 
 impl RunArgs {
@@ -117,6 +177,7 @@ impl RunArgs {
             unique: false,
             kernel: self.kernel,
             engine: self.engine,
+            memory: self.memory,
         })
     }
 
@@ -145,6 +206,7 @@ impl RunArgs {
             unique: false,
             kernel: self.kernel,
             engine: self.engine,
+            memory: self.memory,
         })
     }
 }
@@ -152,6 +214,20 @@ impl RunArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memory_sizes() {
+        assert_eq!(memory_size("64M"), Ok(64 << 20));
+        assert_eq!(memory_size("1.5G"), Ok(3 << 29));
+        assert_eq!(memory_size("4 GiB"), Ok(4 << 30));
+        assert_eq!(memory_size("1048576"), Ok(1 << 20));
+        assert_eq!(memory_size("2t"), Ok(2 << 40));
+        assert_eq!(memory_size(".5G"), Ok(1 << 29));
+        for bad in ["", "G", "1.2.3G", "-4G", "4X", "1023K", "2P", "0", "1e9"] {
+            let e = memory_size(bad).unwrap_err();
+            assert!(e.contains("from 1M to 1P"), "{bad}: {e}");
+        }
+    }
 
     #[test]
     fn ranges() {

@@ -3,8 +3,9 @@
 use std::process::ExitCode;
 
 use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nqueens::limits::{Quantity, DEFAULT_PROBES};
-use nqueens::{estimate, Estimate};
+use nqueens::{estimate_with, Estimate, EstimateStage};
 
 use super::args::{board_size, parse_quantity, RunArgs};
 use super::numbers::{core_time, grouped, grouped_usize, threads};
@@ -16,7 +17,9 @@ pub const EXAMPLES: &str = "\
 Examples:
   nqueens estimate 16                         # time and memory of count 16 here
   nqueens estimate 20 --threads 64            # the time on 64 threads
-  nqueens estimate 27 --engine backtrack --probes 100000 --json";
+  nqueens estimate 27 --engine backtrack --probes 100000 --json
+  nqueens estimate 28 --memory 16G --threads 16 --shard-hours 24
+                                              # a cluster node's time, memory, shards";
 
 /// Arguments of `estimate`.
 #[derive(Debug, Args)]
@@ -34,9 +37,51 @@ pub struct EstimateArgs {
     /// sample of units.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
+    /// Also give the number of shards (`count --shard I/K`) whose runs on these
+    /// threads last at most H hours each, from 0.01 to 100000.
+    #[arg(long, value_name = "H", value_parser = shard_hours)]
+    pub shard_hours: Option<f64>,
     /// Print one JSON object instead of the summary.
     #[arg(long)]
     pub json: bool,
+}
+
+fn shard_hours(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(h) if (0.01..=100_000.0).contains(&h) => Ok(h),
+        _ => Err("the hours per shard must be a number from 0.01 to 100000".to_string()),
+    }
+}
+
+/// The shards of at most `hours` hours each that a count of `seconds` (on its
+/// threads) needs.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "a positive count of shards, far below 2^53"
+)]
+fn shards(seconds: f64, hours: f64) -> u64 {
+    ((seconds / (hours * 3600.0)).ceil() as u64).max(1)
+}
+
+/// The shard counts of an estimate for `hours` per shard: for its time, and its 95%
+/// interval.
+fn shard_counts(e: &Estimate, hours: f64) -> Option<(u64, u64, u64)> {
+    Some((
+        shards(e.seconds?, hours),
+        shards(e.seconds_low?, hours),
+        shards(e.seconds_high?, hours),
+    ))
+}
+
+/// A spinner on stderr, on a terminal only, that says what the estimate is doing.
+fn working() -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("a valid template"),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
 }
 
 fn probes(s: &str) -> Result<u64, String> {
@@ -45,18 +90,38 @@ fn probes(s: &str) -> Result<u64, String> {
 
 /// Runs `estimate`.
 pub fn run(args: &EstimateArgs) -> Outcome {
-    let e = estimate(args.n, &args.run.options(args.n)?, args.probes, args.seed)?;
+    let options = args.run.options(args.n)?;
+    let bar = working();
+    let shown = |stage: EstimateStage| match stage {
+        EstimateStage::Planning => bar.set_message("estimate: building the plan"),
+        EstimateStage::Measuring { units: 0 } => bar.set_message("estimate: measuring"),
+        EstimateStage::Measuring { units } => {
+            bar.set_message(format!("estimate: {units} units timed"));
+        }
+    };
+    let e = estimate_with(args.n, &options, args.probes, args.seed, &shown);
+    bar.finish_and_clear();
+    let e = e?;
     let text = if args.json {
-        serde_json::to_string(&e).expect("an estimate serializes") + "\n"
+        let mut value = serde_json::to_value(&e).expect("an estimate serializes");
+        if let (Some(hours), Some((count, low, high))) = (
+            args.shard_hours,
+            args.shard_hours.and_then(|h| shard_counts(&e, h)),
+        ) {
+            value["shards"] = serde_json::json!({
+                "hours": hours, "count": count, "count_low": low, "count_high": high
+            });
+        }
+        value.to_string() + "\n"
     } else {
-        summary(&e)
+        summary(&e, args.shard_hours)
     };
     print_stdout(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// The human-readable estimate.
-fn summary(e: &Estimate) -> String {
+/// The human-readable estimate (with shards of at most `shard_hours` hours, if given).
+fn summary(e: &Estimate, shard_hours: Option<f64>) -> String {
     let depth = e
         .split_depth
         .map_or(String::new(), |d| format!(", split depth {d}"));
@@ -115,9 +180,22 @@ fn summary(e: &Estimate) -> String {
             ));
         }
         _ => lines.push(format!(
-            "time:    not estimated: the {} engine needs more memory than is available here",
-            e.engine
+            "time:    not estimated: the {} engine needs at least {} on {} thread{} for N = {}, more than {}: give it a budget that fits with --memory (a cluster node's memory, such as --memory 16G), or use fewer threads",
+            e.engine,
+            bytes(e.memory_bytes),
+            e.threads,
+            if e.threads == 1 { "" } else { "s" },
+            e.n,
+            e.memory_budget.map_or("is available".to_string(), |b| format!("the budget of {}", bytes(b)))
         )),
+    }
+    if let Some((hours, (count, low, high))) =
+        shard_hours.and_then(|h| Some((h, shard_counts(e, h)?)))
+    {
+        lines.push(format!(
+            "shards:  {count} of at most {hours} hours each on {} threads (95%: {low} .. {high}): count {} --shard I/{count}",
+            e.threads, e.n
+        ));
     }
     lines.join("\n") + "\n"
 }

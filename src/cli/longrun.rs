@@ -13,7 +13,7 @@ use nqueens::{
 };
 use serde::Serialize;
 
-use super::output::{print_count, print_stdout};
+use super::output::{print_count, print_stdout, verdict};
 use super::progress::{Mode, Progress};
 use super::{Failure, Outcome};
 use signals::{Counting, Tally, Watch};
@@ -27,7 +27,9 @@ const MAX_GRACE: f64 = 3600.0;
 #[derive(Debug, Clone, Args)]
 pub struct LongRunArgs {
     /// Record finished tasks in FILE and resume from it when it exists (same command).
-    /// The run holds FILE exclusively: a second run on it is refused.
+    /// The run holds FILE exclusively: a second run on it is refused. FILE must be a
+    /// regular file (a symbolic link at its path is refused); records of another
+    /// run's file are refused.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Run only the tasks whose index is I mod K (I from 0 to K-1). `auto/K` takes I
@@ -204,7 +206,8 @@ fn print_run(result: &LongRun, checkpoint: Option<&Path>, json: bool) -> Outcome
             };
             let text = serde_json::to_string(&value).expect("a count serializes");
             print_stdout(&(text + "\n"))?;
-            Ok(ExitCode::SUCCESS)
+            let count = &result.count;
+            Ok(verdict(count.published, count.disagreement.as_deref()))
         }
         _ => print_count(&result.count, json),
     }

@@ -262,8 +262,9 @@ fn exit_statuses(roff: &mut Roff) {
         (
             "1",
             "a failure while running (a full disk, a failed write), or a check that found \
-             a mismatch (verify) or a regression (compare, bench --baseline, bench \
-             --against)",
+             a mismatch: verify; count or merge whose total differs from the published one \
+             (printed all the same); audit with a unit whose recount disagrees; a regression \
+             (compare, bench --baseline, bench --against)",
         ),
         (
             "2",

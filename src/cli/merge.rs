@@ -1,12 +1,11 @@
 //! `nqueens merge FILES...`: the total of a complete set of sealed shard reports.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::Args;
-use nqueens::{merge, read_shard_reports, Error, MergeOptions};
+use nqueens::{merge, read_shard_report_file, Error, MergeOptions};
 
-use super::output::print_stdout;
+use super::output::{print_stdout, verdict};
 use super::{paths, Failure, Outcome};
 
 /// Examples shown at the end of `nqueens merge --help` (each one runs as shown).
@@ -20,7 +19,7 @@ Examples:
 #[derive(Debug, Args)]
 pub struct MergeArgs {
     /// Files holding the JSON outputs of `count --shard I/K --json` (one object per
-    /// line; several lines per file are fine).
+    /// line; several lines per file are fine): regular files of at most 64 MiB.
     #[arg(required = true, value_name = "FILES")]
     pub files: Vec<PathBuf>,
     /// Print one JSON object instead of the total alone.
@@ -33,15 +32,18 @@ pub struct MergeArgs {
 }
 
 /// Runs `merge`: exit status 2 if a file cannot be used (missing, unreadable, a
-/// folder, not a regular file) or a report is unsealed, tampered with or impossible,
-/// or the set is incomplete or inconsistent.
+/// folder, not a regular file, too large, or not shard reports), if a report is
+/// unsealed, tampered with or impossible, or the set is incomplete or inconsistent; 1
+/// if reading fails part-way, or if the total (or `unique`) differs from the published
+/// value (printed all the same, with an error line naming both).
 pub fn run(args: &MergeArgs) -> Outcome {
     let mut reports = Vec::new();
     for path in &args.files {
         paths::input_file(path, "the shard report")?;
-        let bytes = std::fs::read(path)
-            .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
-        reports.extend(read_shard_reports(&path.display().to_string(), &bytes).map_err(refusal)?);
+        reports.extend(read_shard_report_file(path).map_err(|e| match e {
+            Error::Io { .. } => Failure::runtime(e.to_string()),
+            e => refusal(e),
+        })?);
     }
     let options = MergeOptions {
         allow_unsealed: args.allow_unsealed,
@@ -58,7 +60,7 @@ pub fn run(args: &MergeArgs) -> Outcome {
         merged.total.to_string()
     };
     print_stdout(&(text + "\n"))?;
-    Ok(ExitCode::SUCCESS)
+    Ok(verdict(merged.published, merged.disagreement.as_deref()))
 }
 
 /// A refused set of reports: bad input (exit status 2), with the way out for reports

@@ -1,16 +1,24 @@
 //! The command line: argument parsing, dispatch, and exit statuses.
 //!
 //! Exit statuses: 0 success; 1 a failure while running, or a check that found a
-//! mismatch (`verify`) or a regression (`compare`, `bench --baseline`, `bench
-//! --against`); 2 bad input (a value out of range, or a file that cannot be used:
-//! missing, unreadable, a folder, not a regular file, not our format), reported as
-//! one line on stderr with nothing on stdout. With `--json` an error is one JSON
-//! object on stderr instead (`{"error": "...", "status": 2}`), the status unchanged.
+//! mismatch (`verify`; `count` and `merge` against the published values; `audit`) or a
+//! regression (`compare`, `bench --baseline`, `bench --against`); 2 bad input (a value
+//! out of range, or a file that cannot be used: missing, unreadable, a folder, not a
+//! regular file, not our format), reported as one line on stderr with nothing on
+//! stdout. With `--json` an error is one JSON object on stderr instead
+//! (`{"error": "...", "status": 2}`), the status unchanged.
+//!
+//! Output: a stdout that was closed (`>&-`) is refused before a command runs, and a
+//! write to stdout that fails is an error (status 1): a result is never lost with
+//! status 0. A pipe closed by its reader (`| head`) ends the command quietly with
+//! status 0, as ripgrep does.
 
 mod against;
 mod args;
+mod audit;
 mod bench;
 mod choices;
+mod closed_stdout;
 mod compare;
 mod completions;
 mod count;
@@ -67,6 +75,9 @@ enum Command {
     /// Sum the JSON outputs of `count --shard I/K --json` into the total.
     #[command(after_help = merge::EXAMPLES)]
     Merge(merge::MergeArgs),
+    /// Recount units drawn at random from a run's checkpoints by an independent method.
+    #[command(after_help = audit::EXAMPLES)]
+    Audit(audit::AuditArgs),
     /// Estimate the work, memory and run time of a count (backtrack: Knuth's random
     /// probes; join: a timed sample of its units).
     #[command(after_help = estimate::EXAMPLES)]
@@ -129,9 +140,18 @@ impl From<nqueens::Error> for Failure {
             Error::EngineUnsuited { .. } => {
                 Failure::usage(format!("{e}: use --engine backtrack (or auto)"))
             }
-            Error::Memory { .. } => Failure::usage(format!(
-                "{e}: use --engine backtrack, or a machine with more memory"
+            Error::Memory { n, .. } if *n >= 24 => Failure::usage(format!(
+                "{e}: give the join engine a budget that fits (--memory), or use fewer threads"
             )),
+            Error::Memory { .. } => Failure::usage(format!(
+                "{e}: give it a budget that fits (--memory), use --engine backtrack, or a machine with more memory"
+            )),
+            Error::MemoryBudget { .. } => {
+                Failure::usage(format!("{e}: raise --memory, or use fewer threads"))
+            }
+            Error::MemoryOverAvailable { .. } => {
+                Failure::usage(format!("{e}: give --memory at most what is available"))
+            }
             Error::Placement(PlacementError::Unique) => Failure::usage(
                 "--unique cannot be combined with placed queens: symmetry classes are only \
                  defined for the whole board",
@@ -141,6 +161,7 @@ impl From<nqueens::Error> for Failure {
             | Error::Placement(_)
             | Error::Checkpoint { .. }
             | Error::Overflow(_)
+            | Error::Audit(_)
             | Error::Shard(_) => Failure::usage(e.to_string()),
             _ => Failure::runtime(e.to_string()),
         }
@@ -161,6 +182,10 @@ pub fn main() -> ExitCode {
         Err(e) => return report_parse_error(&e, json),
     };
     output::set_quiet(cli.quiet);
+    if writes_stdout(&cli.command) && closed_stdout::stdout_was_closed() {
+        report_error(output::CLOSED_STDOUT, 1, json);
+        return ExitCode::from(1);
+    }
     let outcome = match cli.command {
         Command::Count(a) => count::run(&a),
         Command::Solve(a) => solve::run(&a),
@@ -168,6 +193,7 @@ pub fn main() -> ExitCode {
         Command::Bench(a) => bench::run(&a),
         Command::Compare(a) => compare::run(&a),
         Command::Merge(a) => merge::run(&a),
+        Command::Audit(a) => audit::run(&a),
         Command::Estimate(a) => estimate::run(&a),
         Command::Completions(a) => completions::run(&a),
         Command::Man(a) => man::run(&a),
@@ -196,6 +222,11 @@ fn report_error(message: &str, status: u8, json: bool) {
     } else {
         eprintln!("error: {message}");
     }
+}
+
+/// Whether `command` writes to stdout (all do but `man --dir`).
+fn writes_stdout(command: &Command) -> bool {
+    !matches!(command, Command::Man(args) if args.dir.is_some())
 }
 
 /// Help and version go to stdout with status 0; every other parse error becomes one

@@ -1,9 +1,12 @@
-//! Writing results to stdout (the text of a count; a closed pipe is no error), and
-//! notes and warnings to stderr unless `--quiet` asked for errors only.
+//! Writing results to stdout: the text of a count and its check against the published
+//! values; a pipe closed by its reader is no error (the command ends quietly, status
+//! 0), any other failed write is (status 1). Notes and warnings go to stderr unless
+//! `--quiet` asked for errors only.
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use nqueens::published::Check;
 use nqueens::Count;
 
 use super::numbers::grouped;
@@ -29,8 +32,14 @@ pub fn note(text: &str) {
     }
 }
 
+/// The error for a stdout that was closed when the program started (checked before
+/// any command runs: see `super::closed_stdout`).
+pub const CLOSED_STDOUT: &str = "stdout is closed, so the result would be lost: \
+    redirect it to a file, or to /dev/null (>/dev/null) to discard it";
+
 /// Prints a count: the total alone (ungrouped, for scripts), `total:`/`unique:` lines
-/// with `--unique` (grouped by thousands, for people), or JSON.
+/// with `--unique` (grouped by thousands, for people), or JSON; then its check against
+/// the published values ([`verdict`]).
 pub fn print_count(count: &Count, json: bool) -> Outcome {
     let text = if json {
         serde_json::to_string(count).expect("a count serializes") + "\n"
@@ -44,10 +53,25 @@ pub fn print_count(count: &Count, json: bool) -> Outcome {
         format!("{}\n", count.total)
     };
     print_stdout(&text)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(verdict(count.published, count.disagreement.as_deref()))
 }
 
-/// Writes `text` to stdout; a closed pipe is not an error.
+/// The exit status of a printed count or merge that compared itself with the
+/// published values: 0 unless it disagreed, then 1 after an error line that names the
+/// computed and the published values (the count is on stdout all the same).
+pub fn verdict(check: Check, disagreement: Option<&str>) -> ExitCode {
+    if check == Check::Mismatch {
+        eprintln!(
+            "error: {}",
+            disagreement.unwrap_or("the count differs from the published value")
+        );
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+/// Writes `text` to stdout; a pipe closed by its reader is not an error, any other
+/// failed write is (status 1).
 pub fn print_stdout(text: &str) -> Result<(), Failure> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();

@@ -5,10 +5,10 @@ use std::process::ExitCode;
 use super::args::{parse_usize_in_range, RunArgs};
 use super::numbers::grouped;
 use super::output::print_stdout;
-use super::report::published::MAX_PUBLISHED;
 use super::report::verify::{verify, VerifyRow};
 use super::Outcome;
 use clap::Args;
+use nqueens::published::MAX_PUBLISHED;
 
 /// Examples shown at the end of `nqueens verify --help` (each one runs as shown).
 pub const EXAMPLES: &str = "\

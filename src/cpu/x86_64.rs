@@ -70,4 +70,24 @@ impl Avx512 {
     pub(crate) fn avx2(self) -> Avx2 {
         Avx2 { _proof: () }
     }
+
+    /// The [`Avx512Popcnt`] token, if this processor also has AVX-512BW and
+    /// AVX-512VPOPCNTDQ.
+    #[allow(
+        clippy::unused_self,
+        reason = "the token is taken as the proof of the features it does not check again"
+    )]
+    pub(crate) fn popcnt(self) -> Option<Avx512Popcnt> {
+        let supported =
+            is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vpopcntdq");
+        supported.then_some(Avx512Popcnt { _proof: () })
+    }
+}
+
+/// Proof that this processor has what an [`Avx512`] token proves and also AVX-512BW and
+/// AVX-512VPOPCNTDQ: the features of the join's AVX-512 code (512-bit ORs, three-input
+/// logic and a native vector popcount). Only [`Avx512::popcnt`] makes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Avx512Popcnt {
+    _proof: (),
 }

@@ -1,8 +1,11 @@
 //! The interface every engine implements: [`CountingEngine`] (what it is and serves,
-//! before anything is built) and [`Plan`] (its units for one count, built). An engine's
-//! folder implements both; it uses this file, and nothing else of the engine layer.
+//! before anything is built, and its units described for an audit: [`Units`]) and
+//! [`Plan`] (its units for one count, built). An engine's folder implements both; it
+//! uses this file and what it names (`engine::spec`, `engine::unit`, `engine::work`),
+//! and nothing else of the engine layer.
 
 use crate::cpu::{Kernel, Level};
+use crate::engine::spec::Units;
 use crate::engine::unit::TaskResult;
 use crate::engine::work::Work;
 use crate::error::{Error, Unsuited};
@@ -10,7 +13,7 @@ use crate::model::placement::Placement;
 use crate::symmetry::Symmetry;
 
 /// What a count asks of an engine: the board (with its pre-placed queens), the
-/// symmetry reduction and the split depth.
+/// symmetry reduction, the split depth, the threads and the memory budget.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Request<'a> {
     /// The pre-placed queens (the empty placement for the whole board); its size is n.
@@ -19,6 +22,10 @@ pub(crate) struct Request<'a> {
     pub(crate) symmetry: Symmetry,
     /// The split depth asked for, if any.
     pub(crate) split_depth: Option<usize>,
+    /// The worker threads the plan runs on.
+    pub(crate) threads: usize,
+    /// The bytes the plan may use (`u64::MAX`: no limit).
+    pub(crate) memory: u64,
 }
 
 /// An engine's own estimate of a plan's work (the backtracking engine's probes), and
@@ -33,6 +40,17 @@ pub(crate) struct WorkEstimate {
     pub(crate) samples: u64,
     /// The work this machine does per second on one thread.
     pub(crate) per_second_per_thread: f64,
+}
+
+/// The measured (or, for a unit run in part, estimated) CPU time and work of one unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct TimedUnit {
+    /// Seconds on one thread.
+    pub(crate) seconds: f64,
+    /// Its work in the engine's unit.
+    pub(crate) work: f64,
+    /// Whether the unit ran whole (else the figures are scaled up from a part).
+    pub(crate) whole: bool,
 }
 
 /// A counting engine: its facts, what it serves, and how it builds a plan.
@@ -54,9 +72,15 @@ pub(crate) trait CountingEngine: Sync {
         placed: bool,
     ) -> Option<String>;
 
-    /// The fields it adds to the identity of a run (checkpoint headers, shard reports)
-    /// after its name: the version of its list of units (the join engine), or none.
-    fn identity_fields(&self) -> Vec<(&'static str, String)>;
+    /// The version of its list of units: how its units are defined, ordered and
+    /// weighed. Every checkpoint header and shard report records it, and resume and
+    /// merge refuse to mix versions; a golden test beside the constant pins a digest of
+    /// the list, so that changing the list without the version fails the tests.
+    fn units_version(&self) -> u32;
+
+    /// The most units a plan of a board of size `n` can have (from its own unit
+    /// count: `merge` refuses a report of a run with more).
+    fn max_units(&self, n: usize) -> usize;
 
     /// `amount` of work in its unit.
     fn work(&self, amount: u128) -> Work;
@@ -65,9 +89,18 @@ pub(crate) trait CountingEngine: Sync {
     /// may run a lower one where that is faster: [`Plan::kernel`] says which).
     fn kernel(&self, level: Level) -> Kernel;
 
-    /// Its peak memory for a board of size `n` on `threads` workers, predicted before
-    /// anything is allocated; `None` when it is small and only known once planned.
-    fn predicted_peak_bytes(&self, n: usize, threads: usize) -> Option<u64>;
+    /// Its peak memory for `request` (on its threads, within its budget where it can
+    /// be), predicted before anything is allocated; `None` when it is small and only
+    /// known once planned. A prediction above the budget is the least budget that
+    /// would do.
+    fn predicted_peak_bytes(&self, request: &Request<'_>) -> Option<u64>;
+
+    /// The units of its plan for `request` (which it serves), described for an
+    /// independent recount, without building what counts them.
+    ///
+    /// # Errors
+    /// As [`CountingEngine::plan`].
+    fn units(&self, request: &Request<'_>) -> Result<Box<dyn Units>, Error>;
 
     /// Its plan for `request` (which it serves), with hot loops at `level`.
     ///
@@ -88,9 +121,12 @@ pub(crate) trait Plan: Sync + Send {
 
     /// Runs unit `index`: its weighted solutions and its work.
     ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the unit's buffers cannot be had.
+    ///
     /// # Panics
     /// If `index` is not below [`Plan::len`].
-    fn run(&self, index: usize) -> TaskResult;
+    fn run(&self, index: usize) -> Result<TaskResult, Error>;
 
     /// The symmetry reduction used (it may differ from the one asked for).
     fn symmetry(&self) -> Symmetry;
@@ -106,6 +142,37 @@ pub(crate) trait Plan: Sync + Send {
 
     /// Its peak memory on `threads` workers (an upper bound).
     fn peak_bytes(&self, threads: usize) -> u64;
+
+    /// The cost class of unit `index`: units of one class cost about alike, so an
+    /// estimate samples every class (strata), the heaviest most. All units are of
+    /// class 0 unless the engine tells them apart.
+    fn unit_class(&self, _index: usize) -> u32 {
+        0
+    }
+
+    /// The time and work of unit `index` on one thread (its CPU time): measured by
+    /// running it whole,
+    /// or, for a unit too long to run in an estimate, by running part of it and
+    /// scaling up (the engine's own method).
+    ///
+    /// # Panics
+    /// If `index` is not below [`Plan::len`].
+    ///
+    /// # Errors
+    /// As [`Plan::run`].
+    fn time_unit(&self, index: usize) -> Result<TimedUnit, Error> {
+        let clock = crate::sampling::cpu_clock::CpuClock::start();
+        let result = self.run(index)?;
+        Ok(TimedUnit {
+            seconds: clock.seconds(),
+            #[allow(
+                clippy::cast_precision_loss,
+                reason = "an estimate: the nearest f64 of the work is all it needs"
+            )]
+            work: result.work as f64,
+            whole: true,
+        })
+    }
 
     /// The engine's own estimate of the work and speed of a count of this plan, from
     /// `samples` samples seeded by `seed` (run on the current rayon pool), or `None`

@@ -10,17 +10,20 @@
 //!
 //! **Interface.** Every engine implements [`CountingEngine`] (its smallest board, the
 //! options it serves and the message when it does not, what makes a shard report of it
-//! impossible, the identity fields it adds to checkpoints and shard reports (the
-//! version of its list of units), its work unit, its kernel at a processor [`Level`],
-//! its predicted peak memory, and its plan) and [`Plan`] (board size, unit count, run
-//! unit `i`, symmetry, split depth, set-up work, kernel actually run, peak memory, its
-//! own work estimate). The engine's name is [`Engine`], which this layer pairs with
-//! each (a plan comes with it: [`Planned`]). The layers above (run, estimate, merge)
-//! ask these; they never match on an engine.
+//! impossible, the version of its list of units (in every checkpoint identity and shard
+//! report), the most units a plan can have, its work unit, its kernel at a processor
+//! [`Level`], its predicted peak memory, its units described for an audit, and its
+//! plan) and [`Plan`] (board size, unit count, run unit `i`, symmetry, split depth,
+//! set-up work, kernel actually run, peak memory, its own work estimate). The engine's
+//! name is [`Engine`], which this layer pairs with each (a plan comes with it:
+//! [`Planned`]). The layers above (run, estimate, merge, audit) ask these; they never
+//! match on an engine.
 //!
 //! - [`choice`]: the names ([`EngineChoice`] with `auto`, [`Engine`] without) and the
 //!   rule `auto` follows;
 //! - [`interface`]: the two traits and what they exchange ([`Request`]);
+//! - [`spec`]: a unit described in the board's terms (per-row column masks and a
+//!   weighing), for `audit`'s independent recount;
 //! - [`work`]: the work measure; [`unit`]: a finished unit's [`TaskResult`].
 //!
 //! **Adding a third engine** (a GPU one, say): make its folder beside `backtrack/` and
@@ -34,6 +37,7 @@
 
 pub(crate) mod choice;
 pub(crate) mod interface;
+pub(crate) mod spec;
 pub(crate) mod unit;
 pub(crate) mod work;
 
@@ -119,6 +123,8 @@ mod tests {
                 placement: &placement,
                 symmetry,
                 split_depth: None,
+                threads: 1,
+                memory: u64::MAX,
             };
             choose(EngineChoice::Auto, &request).unwrap()
         };

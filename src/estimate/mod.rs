@@ -53,9 +53,16 @@ pub struct Estimate {
     /// The backtracking engine: probes drawn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub probes: Option<u64>,
-    /// The join engine: units run and timed.
+    /// The join engine: units timed (every cost class, the heaviest included).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub units_sampled: Option<u64>,
+    /// The join engine: of the units timed, those too long to run whole in an
+    /// estimate, run in part and scaled up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub units_partial: Option<u64>,
+    /// The join engine: the cost classes its units were sorted into for sampling.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit_classes: Option<u64>,
     /// The seed of the probes or of the sample of units.
     pub seed: u64,
     /// The backtracking engine: the estimated nodes (queens placed), as `count --json`
@@ -100,7 +107,11 @@ pub struct Estimate {
     /// job's control-group limit when less), where the system tells.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_available: Option<u64>,
-    /// Whether the count fits in the available memory (it is refused if not).
+    /// The memory budget the estimated count would have, in bytes (`--memory`, or the
+    /// memory available; absent where neither is known).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_budget: Option<u64>,
+    /// Whether the count fits in its memory budget (it is refused if not).
     pub fits: bool,
     /// The estimated wall-clock seconds on `threads` threads (none when the count
     /// does not fit).
@@ -169,6 +180,72 @@ impl Timing {
 /// [`Error::EngineUnsuited`] for an engine with options it cannot serve;
 /// [`Error::ThreadPool`] when the threads cannot start.
 pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<Estimate, Error> {
+    estimate_with(n, options, probes, seed, &|_| {})
+}
+
+/// What an estimate is doing, told as it goes (for a display).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EstimateStage {
+    /// Building the plan (the join engine's tables, the backtracking task list).
+    Planning,
+    /// Measuring: drawing probes, or timing units (so many timed so far).
+    Measuring {
+        /// Units timed so far (0 while probing).
+        units: u64,
+    },
+}
+
+impl Estimate {
+    /// An estimate of a count of `n` by `engine` with nothing measured yet.
+    fn empty(n: usize, engine: Engine, symmetry: Symmetry, kernel: Kernel, seed: u64) -> Estimate {
+        Estimate {
+            n,
+            engine,
+            symmetry,
+            kernel,
+            split_depth: None,
+            tasks: None,
+            probes: None,
+            units_sampled: None,
+            units_partial: None,
+            unit_classes: None,
+            seed,
+            nodes: None,
+            nodes_stderr: None,
+            nodes_low: None,
+            nodes_high: None,
+            nodes_per_second_per_thread: None,
+            pairs: None,
+            setup_seconds: None,
+            threads: 1,
+            cpus: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            speedup: 1.0,
+            memory_bytes: 0,
+            memory_available: None,
+            memory_budget: None,
+            fits: true,
+            seconds: None,
+            seconds_stderr: None,
+            seconds_low: None,
+            seconds_high: None,
+            core_hours: None,
+            version: crate::build_info::VERSION,
+            commit: crate::build_info::COMMIT,
+        }
+    }
+}
+
+/// [`estimate()`], telling `progress` what it is doing as it goes.
+///
+/// # Errors
+/// As [`estimate()`].
+pub fn estimate_with(
+    n: usize,
+    options: &Options,
+    probes: u64,
+    seed: u64,
+    progress: &(dyn Fn(EstimateStage) + Sync),
+) -> Result<Estimate, Error> {
     Quantity::Probes.check(i128::from(probes))?;
     let threads = resolve_threads(options.threads)?;
     let placement = Placement::empty(n)?;
@@ -176,50 +253,31 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
         placement: &placement,
         symmetry: options.symmetry,
         split_depth: options.split_depth,
+        threads,
+        // An estimate may be for another machine: a budget above what is free here
+        // is taken as given.
+        memory: options
+            .memory
+            .or_else(|| available_bytes(threads))
+            .unwrap_or(u64::MAX),
     };
     let level = options.kernel.level()?;
     let chosen = engine::choose(options.engine, &request)?;
     let counting = engine::counting(chosen);
-    let available = available_bytes();
+    let available = available_bytes(threads);
     let fits = |bytes: u64| available.is_none_or(|a| bytes <= a);
-    let mut e = Estimate {
-        n,
-        engine: chosen,
-        symmetry: options.symmetry,
-        kernel: counting.kernel(level),
-        split_depth: None,
-        tasks: None,
-        probes: None,
-        units_sampled: None,
-        seed,
-        nodes: None,
-        nodes_stderr: None,
-        nodes_low: None,
-        nodes_high: None,
-        nodes_per_second_per_thread: None,
-        pairs: None,
-        setup_seconds: None,
-        threads,
-        cpus: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
-        speedup: 1.0,
-        memory_bytes: 0,
-        memory_available: available,
-        fits: true,
-        seconds: None,
-        seconds_stderr: None,
-        seconds_low: None,
-        seconds_high: None,
-        core_hours: None,
-        version: crate::build_info::VERSION,
-        commit: crate::build_info::COMMIT,
-    };
-    if let Some(bytes) = counting.predicted_peak_bytes(n, threads) {
+    let mut e = Estimate::empty(n, chosen, options.symmetry, counting.kernel(level), seed);
+    e.threads = threads;
+    e.memory_available = available;
+    e.memory_budget = (request.memory != u64::MAX).then_some(request.memory);
+    if let Some(bytes) = counting.predicted_peak_bytes(&request) {
         e.memory_bytes = bytes;
-        e.fits = fits(bytes);
+        e.fits = bytes <= request.memory;
         if !e.fits {
             return Ok(e);
         }
     }
+    progress(EstimateStage::Planning);
     let start = Instant::now();
     let plan = engine::plan(chosen, &request, level)?.plan;
     let setup = start.elapsed().as_secs_f64();
@@ -230,6 +288,7 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
     e.memory_bytes = plan.peak_bytes(threads);
     e.fits = fits(e.memory_bytes);
     let pool = build_pool(threads)?;
+    progress(EstimateStage::Measuring { units: 0 });
     let timing = if let Some(work) = pool.install(|| plan.estimate_work(probes, seed))? {
         // The engine's own estimate: its work, and the speed that makes it time
         // (the planning is part of the work, not of the time).
@@ -243,8 +302,14 @@ pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<E
             stderr: work.stderr / rate,
         }
     } else {
-        let sample = units::sample_units(plan.as_ref(), seed);
+        let sample = pool.install(|| {
+            units::sample_units(plan.as_ref(), seed, &|units| {
+                progress(EstimateStage::Measuring { units });
+            })
+        })?;
         e.units_sampled = Some(sample.samples);
+        e.units_partial = Some(sample.partial);
+        e.unit_classes = Some(sample.classes);
         set_work(&mut e, counting.work(0), sample.work, None);
         e.setup_seconds = Some(setup);
         Timing {

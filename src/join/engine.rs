@@ -2,18 +2,15 @@
 //! identity, its memory) and its plan ([`JoinPlan`]).
 
 use crate::cpu::{Kernel, Level};
-use crate::engine::interface::{CountingEngine, Plan, Request, WorkEstimate};
+use crate::engine::interface::{CountingEngine, Plan, Request, TimedUnit, WorkEstimate};
+use crate::engine::spec::Units;
 use crate::engine::unit::TaskResult;
 use crate::engine::work::Work;
 use crate::error::{Error, Unsuited};
-use crate::join::units::JoinPlan;
-use crate::join::{memory, MIN_N};
+use crate::join::path::Path;
+use crate::join::units::{max_len, JoinPlan, JoinUnits, UNITS_VERSION};
+use crate::join::{memory, MAX_N, MIN_N};
 use crate::symmetry::Symmetry;
-
-/// The version of the join engine's list of units: a change to how the units are
-/// defined or ordered must change it, so that no checkpoint or shard of another list is
-/// taken for this one.
-pub(crate) const UNITS_VERSION: u32 = 1;
 
 /// The join engine.
 pub(crate) struct Join;
@@ -21,14 +18,9 @@ pub(crate) struct Join;
 /// The join engine, as the engine layer lists it.
 pub(crate) static JOIN: Join = Join;
 
-/// The kernel the join's hot loops run at `level`: its AVX2 path from the AVX2 level
-/// up (it has no AVX-512 path yet), its portable path below.
+/// The kernel the join's hot loops run at `level` (see [`Path`]).
 fn kernel_at(level: Level) -> Kernel {
-    match level {
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2(_) | Level::Avx512(_) => Kernel::Avx2,
-        _ => Kernel::Scalar,
-    }
+    Path::at(level).kernel()
 }
 
 impl CountingEngine for Join {
@@ -67,8 +59,16 @@ impl CountingEngine for Join {
         }
     }
 
-    fn identity_fields(&self) -> Vec<(&'static str, String)> {
-        vec![("units", UNITS_VERSION.to_string())]
+    fn units_version(&self) -> u32 {
+        UNITS_VERSION
+    }
+
+    fn max_units(&self, n: usize) -> usize {
+        if !(MIN_N..=MAX_N).contains(&n) {
+            return 0;
+        }
+        let n = u32::try_from(n).expect("at most MAX_N = 32");
+        usize::try_from(max_len(n)).unwrap_or(usize::MAX)
     }
 
     fn work(&self, amount: u128) -> Work {
@@ -79,12 +79,24 @@ impl CountingEngine for Join {
         kernel_at(level)
     }
 
-    fn predicted_peak_bytes(&self, n: usize, threads: usize) -> Option<u64> {
-        Some(memory::peak_bytes(n, threads))
+    fn predicted_peak_bytes(&self, request: &Request<'_>) -> Option<u64> {
+        let n = u32::try_from(request.placement.n()).ok()?;
+        let fit = memory::fit(n, memory::units_bound(n), request.threads, request.memory);
+        Some(fit.map_or_else(|least| least, |fit| fit.peak))
+    }
+
+    fn units(&self, request: &Request<'_>) -> Result<Box<dyn Units>, Error> {
+        Ok(Box::new(JoinUnits::new(request.placement.n())))
     }
 
     fn plan(&self, request: &Request<'_>, level: Level) -> Result<Box<dyn Plan>, Error> {
-        Ok(Box::new(JoinPlan::new(request.placement.n(), level)))
+        let n = request.placement.n();
+        Ok(Box::new(JoinPlan::within(
+            n,
+            level,
+            request.memory,
+            request.threads,
+        )?))
     }
 }
 
@@ -97,13 +109,13 @@ impl Plan for JoinPlan {
         JoinPlan::len(self)
     }
 
-    fn run(&self, index: usize) -> TaskResult {
-        let outcome = self.run_unit(index);
-        TaskResult {
+    fn run(&self, index: usize) -> Result<TaskResult, Error> {
+        let outcome = self.try_run_unit(index)?;
+        Ok(TaskResult {
             index,
             weighted: outcome.weighted,
             work: outcome.pairs,
-        }
+        })
     }
 
     fn symmetry(&self) -> Symmetry {
@@ -119,11 +131,19 @@ impl Plan for JoinPlan {
     }
 
     fn kernel(&self) -> Kernel {
-        kernel_at(self.level())
+        self.path().kernel()
     }
 
     fn peak_bytes(&self, threads: usize) -> u64 {
-        memory::peak_bytes(JoinPlan::n(self), threads)
+        JoinPlan::peak_bytes(self, threads)
+    }
+
+    fn unit_class(&self, index: usize) -> u32 {
+        JoinPlan::unit_class(self, index)
+    }
+
+    fn time_unit(&self, index: usize) -> Result<TimedUnit, Error> {
+        JoinPlan::time_unit(self, index)
     }
 
     fn estimate_work(&self, _: u64, _: u64) -> Result<Option<WorkEstimate>, Error> {

@@ -1,35 +1,74 @@
-//! The peak memory of a join, predicted before anything is allocated, so that a run
-//! that would not fit can be refused.
+//! The join's memory: how a plan fits a memory budget, and its peak, known before
+//! anything is allocated.
 //!
-//! In bytes, with `q = n / 2`, `P(q)` the quadrant placements
-//! (`join::quadrants::placement_count`) and `L(n)` a bound on the longest half-board
-//! list of one unit ([`longest_list_bound`]):
+//! A plan chooses, for a budget of `B` bytes on `T` threads ([`fit`]):
 //!
-//! - quadrant table: `8 P(q) + 8 (C(2q, q) + 1) + 8 * 2^q`;
-//! - while it is built: a dense count array, `8 * 4^q`;
-//! - unit list: `join::units::list_bytes(n)`;
-//! - per thread: `PER_HALF_BOARD_BYTES * L(n) + PER_THREAD_FIXED_BYTES` (half-board
-//!   buffers, sorted copies, the blocks' chunk tables);
-//! - [`BASE_BYTES`] for the program itself.
+//! - the **quadrant table** (every placement of a `q x q` quadrant, `q = n / 2`) when
+//!   its exact size is known (`q <= 12`) and it takes at most half the budget; else
+//!   cells made on demand (`join::cells`), which cost no memory of note;
+//! - the **caps** of a unit's pieces ([`Caps`]): the most half-boards a piece of each
+//!   side holds, from what the budget leaves each thread, never more than the longest
+//!   list is expected to be (so a generous budget is not claimed whole).
 //!
-//! Peak = `BASE + table + max(build, list + threads * per_thread)`.
+//! Its peak, in bytes, is then at most ([`Fit::peak`]):
+//!
+//! - [`BASE_BYTES`] for the program, and the run's own bookkeeping, `units / 4`;
+//! - the table: `8 P(q) + 8 (C(2q, q) + 1) + 8 * 2^q`, and while it is built a dense
+//!   count array, `8 * 4^q`; or nothing;
+//! - the unit list: `join::units::list_bytes(n)`;
+//! - per thread: [`STORED_BYTES`] per stored half-board of a piece,
+//!   [`ITEM_BYTES`] per item half-board, [`INNER_BYTES`] per entry of the longest
+//!   inner cell, and [`PER_THREAD_FIXED_BYTES`].
+//!
+//! The caps bound the lists however long they turn out to be: a longer list comes in
+//! more pieces. So the peak holds for every n the join counts; what is estimated
+//! (not bounded) is only how long the lists are, which sets the caps and the speed.
 
 use crate::join::bits::binomial;
+use crate::join::cells::max_cell_len;
+use crate::join::halves::CELL_LIMIT;
+use crate::join::pairs::MAX_COUNT_LEN;
 use crate::join::quadrants::{placement_count, ENTRY_BYTES};
-use crate::join::units::list_bytes;
+use crate::join::units::list::list_bytes;
+
+/// An upper bound on the number of units of board size `n` (for the run's
+/// bookkeeping): the listed row sets and, for odd `n`, the arms units.
+pub(crate) fn units_bound(n: u32) -> u64 {
+    let h = n / 2;
+    let listed = list_bytes(n) / 8;
+    if n.is_multiple_of(2) {
+        listed
+    } else {
+        listed.saturating_add(u64::from(h).saturating_mul(binomial(n - 2, h)))
+    }
+}
 
 /// The program image, allocator and runtime.
 const BASE_BYTES: u64 = 8 << 20;
-/// The scratch bytes per half-board of the longest list, per thread: west buffer (16,
-/// with doubling), sorted items (8), group ids (4); east buffer (16), sorted copy (8),
-/// keys (4), guarded copy (8); chunk tables (up to 90).
-const PER_HALF_BOARD_BYTES: u64 = 154;
-/// The fixed scratch per thread (key counters, prepared inner lists, stack).
+/// Per stored half-board of a piece: its pattern (8), the sorted copy (8), its sort
+/// group (4), and the chunk tables of its block (at most 9 chunks of 128 lanes of 64
+/// bytes per 512 patterns: 144), rounded up with the block records.
+pub(crate) const STORED_BYTES: u64 = 168;
+/// Per item half-board of a piece: its pattern (8), the grouped copy (8), its sort
+/// group (4).
+pub(crate) const ITEM_BYTES: u64 = 20;
+/// Per entry of an inner cell, for each side: the prepared inner list (six `u64`
+/// arrays: 48), the cell itself when made on demand (8), and the slack of the list
+/// after a piece's cap (8).
+pub(crate) const INNER_BYTES: u64 = 2 * (48 + 8 + 8);
+/// The fixed scratch per thread (sort counters, group starts, bit slices, stack).
 const PER_THREAD_FIXED_BYTES: u64 = 4 << 20;
+/// The smallest caps worth running with: below them, a unit would come in so many
+/// pieces that a count would crawl.
+const MIN_CAP: u64 = 4096;
+
+/// The largest cell of the quadrant table of side `q` (exact, counted by enumeration of
+/// every placement; `the_largest_cells_are_exact` rechecks the small ones), for
+/// `q <= 12`.
+const MAX_TABLE_CELL: [u64; 13] = [1, 1, 1, 2, 2, 10, 10, 40, 92, 352, 946, 3571, 15_003];
 
 /// The longest half-board list of one unit, measured for even `n <= 20` (odd `n` never
-/// exceeded the even `n` below it: 1969 at n = 17 against 2170 at 16; n = 20 measured
-/// 81,272, rounded up to 90,000).
+/// exceeded the even `n` below it); used only to keep the caps no larger than needed.
 const MEASURED_LONGEST_LIST: [(u32, u64); 7] = [
     (8, 8),
     (10, 26),
@@ -40,10 +79,11 @@ const MEASURED_LONGEST_LIST: [(u32, u64); 7] = [
     (20, 90_000),
 ];
 
-/// A bound on the longest half-board list of one unit: measured up to n = 20, then
-/// extrapolated with a growth factor per two board sizes that rises by 0.7 per step
-/// (measured: 4.0, 5.1, 5.8, about 7), times 1.5.
-pub(crate) fn longest_list_bound(n: u32) -> u64 {
+/// The longest half-board list of one unit expected at board size `n`: measured up to
+/// n = 20, then extrapolated with a growth factor per two board sizes that rises by 0.7
+/// per step (measured: 4.0, 5.1, 5.8, about 7), times 1.5. An estimate: a longer list
+/// is cut into more pieces, so the memory bound does not depend on it.
+pub(crate) fn longest_list_estimate(n: u32) -> u64 {
     let even = n & !1;
     if let Some(&(_, value)) = MEASURED_LONGEST_LIST.iter().find(|&&(m, _)| m >= even) {
         return value;
@@ -56,8 +96,7 @@ pub(crate) fn longest_list_bound(n: u32) -> u64 {
     float_to_bytes(value * 1.5)
 }
 
-/// A positive byte count from a float (saturating; counts this large are refused
-/// anyway).
+/// A positive count from a float (saturating).
 #[allow(
     clippy::cast_possible_truncation,
     clippy::cast_sign_loss,
@@ -67,24 +106,110 @@ fn float_to_bytes(value: f64) -> u64 {
     value as u64
 }
 
-/// The predicted peak bytes of a join of board size `n` on `threads` threads (an upper
-/// bound, up to the extrapolations above; saturating).
-pub(crate) fn peak_bytes(n: usize, threads: usize) -> u64 {
-    let n = u32::try_from(n).unwrap_or(u32::MAX).min(64);
+/// The most half-boards a piece of each side holds (each may pass it by one inner
+/// list, at most `(q/2)!` half-boards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Caps {
+    /// The stored side's pieces (east half-boards).
+    pub(crate) stored: usize,
+    /// The item side's pieces (west half-boards).
+    pub(crate) items: usize,
+}
+
+/// How a join of one board size fits its budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fit {
+    /// Whether the plan holds the quadrant table (else it makes cells on demand).
+    pub(crate) table: bool,
+    /// The caps of a unit's pieces.
+    pub(crate) caps: Caps,
+    /// The peak bytes (an upper bound).
+    pub(crate) peak: u64,
+}
+
+/// The bytes of the quadrant table of side `q` and of its building, when known
+/// exactly (`q <= 12`).
+fn table_bytes(q: u32) -> Option<(u64, u64)> {
+    if q as usize >= MAX_TABLE_CELL.len() {
+        return None;
+    }
+    let table = placement_count(q) * ENTRY_BYTES + 8 * (binomial(2 * q, q) + 1) + (8 << q);
+    Some((table, 8 << (2 * q)))
+}
+
+/// The most entries of an inner cell, padded to a vector: the largest cell of the
+/// quadrant where it is known (`q <= 12`), else the most a cell made on demand holds
+/// whole (`join::halves::CELL_LIMIT`, which covers the cell with fewer queens).
+pub(crate) fn inner_len(q: u32) -> u64 {
+    let cell = MAX_TABLE_CELL
+        .get(q as usize)
+        .copied()
+        .unwrap_or(CELL_LIMIT as u64)
+        .max(max_cell_len(q / 2));
+    cell.div_ceil(8) * 8
+}
+
+/// The bytes a count of board size `n` with `units` units holds whatever its caps:
+/// program, bookkeeping, unit list, and the table (or its building) if `table`.
+fn fixed_bytes(n: u32, units: u64, table: bool) -> u64 {
     let q = n / 2;
-    let table = placement_count(q)
-        .saturating_mul(ENTRY_BYTES)
-        .saturating_add(8 * (binomial(2 * q, q) + 1))
-        .saturating_add(8u64 << q);
-    let build = 8u64.saturating_mul(1u64.checked_shl(2 * q).unwrap_or(u64::MAX));
-    let per_thread = longest_list_bound(n)
-        .saturating_mul(PER_HALF_BOARD_BYTES)
-        .saturating_add(PER_THREAD_FIXED_BYTES);
-    let threads = u64::try_from(threads.max(1)).unwrap_or(u64::MAX);
-    let run = list_bytes(n).saturating_add(per_thread.saturating_mul(threads));
+    let (table, build) = match table_bytes(q) {
+        Some((bytes, build)) if table => (bytes, build),
+        _ => (0, 0),
+    };
     BASE_BYTES
+        .saturating_add(units / 4)
         .saturating_add(table)
-        .saturating_add(build.max(run))
+        .saturating_add(build.max(list_bytes(n)))
+}
+
+/// The bytes one thread holds with caps `caps` and inner cells of `inner` entries.
+fn thread_bytes(caps: Caps, inner: u64) -> u64 {
+    let stored = u64::try_from(caps.stored).unwrap_or(u64::MAX);
+    let items = u64::try_from(caps.items).unwrap_or(u64::MAX);
+    stored
+        .saturating_mul(STORED_BYTES)
+        .saturating_add(items.saturating_mul(ITEM_BYTES))
+        .saturating_add(inner.saturating_mul(INNER_BYTES))
+        .saturating_add(PER_THREAD_FIXED_BYTES)
+}
+
+/// The fit of a join of board size `n` with `units` units on `threads` threads in
+/// `budget` bytes, or the least budget it would need (`Err`).
+pub(crate) fn fit(n: u32, units: u64, threads: usize, budget: u64) -> Result<Fit, u64> {
+    let q = n / 2;
+    let threads = u64::try_from(threads.max(1)).unwrap_or(u64::MAX);
+    let table =
+        table_bytes(q).is_some_and(|(bytes, build)| bytes.saturating_add(build) <= budget / 2);
+    let inner = inner_len(q);
+    let fixed = fixed_bytes(n, units, table);
+    // A thread's share, split between the stored side (70%) and the items (30%).
+    let share = budget.saturating_sub(fixed) / threads;
+    let room = share
+        .saturating_sub(inner.saturating_mul(INNER_BYTES))
+        .saturating_sub(PER_THREAD_FIXED_BYTES);
+    let longest = longest_list_estimate(n).max(MIN_CAP);
+    let max_cap = u64::try_from(MAX_COUNT_LEN / 2).unwrap_or(u64::MAX);
+    let stored = (room / 10 * 7 / STORED_BYTES).min(longest).min(max_cap);
+    let items = (room / 10 * 3 / ITEM_BYTES).min(longest).min(max_cap);
+    let least = MIN_CAP.min(longest);
+    if stored < least || items < least {
+        // The room that gives both sides `least`, with the 70/30 split and its
+        // roundings.
+        let room = (least * STORED_BYTES * 10 / 7).max(least * ITEM_BYTES * 10 / 3) + 1024;
+        let inner = inner_len(q);
+        let thread = room
+            .saturating_add(inner.saturating_mul(INNER_BYTES))
+            .saturating_add(PER_THREAD_FIXED_BYTES);
+        let needed = fixed_bytes(n, units, false).saturating_add(threads.saturating_mul(thread));
+        return Err(needed.max(budget.saturating_add(1)));
+    }
+    let caps = Caps {
+        stored: usize::try_from(stored).unwrap_or(usize::MAX),
+        items: usize::try_from(items).unwrap_or(usize::MAX),
+    };
+    let peak = fixed.saturating_add(threads.saturating_mul(thread_bytes(caps, inner)));
+    Ok(Fit { table, caps, peak })
 }
 
 #[cfg(test)]
@@ -93,21 +218,56 @@ mod tests {
     use crate::join::quadrants::QuadrantTable;
 
     #[test]
-    fn the_prediction_covers_the_real_table() {
-        for n in [8usize, 12, 16] {
-            let table = QuadrantTable::new(u32::try_from(n / 2).unwrap());
-            assert!(peak_bytes(n, 1) >= table.heap_bytes(), "n = {n}");
+    fn the_largest_cells_are_exact() {
+        for q in 1..=8u32 {
+            let table = QuadrantTable::new(q);
+            let largest = table.largest_cell() as u64;
+            assert_eq!(largest, MAX_TABLE_CELL[q as usize], "q = {q}");
         }
     }
 
     #[test]
-    fn the_prediction_grows_with_n_and_threads() {
-        let mut last = 0;
-        for n in 4..=32 {
-            let now = peak_bytes(n, 2);
-            assert!(now >= last, "n = {n}");
-            assert!(peak_bytes(n, 4) >= now);
-            last = now;
+    fn the_table_size_covers_the_real_table() {
+        for q in [4u32, 6, 8] {
+            let table = QuadrantTable::new(q);
+            assert!(table_bytes(q).unwrap().0 >= table.heap_bytes(), "q = {q}");
         }
+    }
+
+    #[test]
+    fn every_board_fits_four_gib_and_the_peak_stays_under_the_budget() {
+        for n in 4u32..=32 {
+            for threads in [1, 2, 16] {
+                for budget in [4u64 << 30, 16 << 30, 64 << 30] {
+                    let units = 1 << 27;
+                    if n > 28 && budget == 4 << 30 {
+                        continue;
+                    }
+                    let fit = fit(n, units, threads, budget).unwrap_or_else(|least| {
+                        panic!("n = {n}, {threads} threads: needs {least}")
+                    });
+                    assert!(fit.peak <= budget, "n = {n}: {fit:?} over {budget}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_small_budget_makes_cells_on_demand_and_small_caps() {
+        let fit = fit(20, 92_504, 2, 32 << 20).unwrap();
+        assert!(!fit.table);
+        assert!(fit.caps.stored < 90_000);
+        assert!(fit.peak <= 32 << 20);
+        assert!(fit.caps.stored >= 4096);
+        let generous = super::fit(20, 92_504, 2, 16 << 30).unwrap();
+        assert!(generous.table);
+        assert_eq!(generous.caps.stored, 90_000);
+    }
+
+    #[test]
+    fn too_small_a_budget_says_the_least_that_would_do() {
+        let least = fit(24, 1_352_078, 2, 8 << 20).unwrap_err();
+        assert!(least > 8 << 20);
+        assert!(fit(24, 1_352_078, 2, least).is_ok());
     }
 }

@@ -13,28 +13,32 @@
 //! ranks:
 //!
 //! - [`JoinPlan::new`]: the shared tables and the unit list of one board size, with
-//!   the processor level (`crate::cpu::Level`) its hot loops run at: the AVX2 path
-//!   from the AVX2 level up (there is no AVX-512 path yet), the portable one below;
+//!   the processor level (`crate::cpu::Level`) its hot loops run at, which picks
+//!   their [`path`]: portable, AVX2, or AVX-512 (with BW and VPOPCNTDQ);
 //!   [`JoinPlan::run_unit`] computes one unit, from any thread;
 //! - [`memory::peak_bytes`]: the predicted peak memory, before anything is allocated;
 //! - [`MIN_N`], [`MAX_N`]: the board sizes the join counts;
 //! - [`engine`]: the engine interface (`crate::engine::interface`) over all of it.
 //!
-//! Modules: [`bits`] (subset ranks, bit extract), [`layout`] (the board split and the
-//! join pattern), [`quadrants`], [`halves`], [`pairs`], [`weights`], [`units`],
-//! [`memory`], [`engine`].
+//! Modules: [`alloc`] (fallible large allocations), [`bits`] (subset ranks, bit
+//! extract), [`cells`] (quadrant cells made on demand), [`layout`] (the board split and
+//! the join pattern), [`path`], [`quadrants`], [`halves`], [`pairs`], [`weights`],
+//! [`units`], [`memory`], [`engine`].
 //!
 //! This layer may use the board model, `limits`, `error`, the processor level and
 //! tokens ([`crate::cpu`]) and the engine interface; nothing of the backtracking
 //! engine, `run`, `solutions` or the layers above (its own symmetry weights differ
 //! from `symmetry`'s; it names the symmetry mode only to report it).
 
+pub(crate) mod alloc;
 pub(crate) mod bits;
+pub(crate) mod cells;
 pub(crate) mod engine;
 pub(crate) mod halves;
 pub(crate) mod layout;
 pub(crate) mod memory;
 pub(crate) mod pairs;
+pub(crate) mod path;
 pub(crate) mod quadrants;
 pub(crate) mod units;
 pub(crate) mod weights;

@@ -12,6 +12,8 @@
 //!
 //! [`QuadrantPlace`]: crate::join::layout::QuadrantPlace
 
+use crate::error::Error;
+use crate::join::alloc::filled;
 use crate::join::bits::{binomial, low_mask, next_same_popcount};
 
 /// One partial placement: its local diagonal masks.
@@ -44,7 +46,16 @@ impl QuadrantTable {
     /// (`1 <= side <= MAX_SIDE`). Two passes: count the placements of each cell, then
     /// fill; the counts go to a dense `4^side` array indexed by `rows << side | columns`
     /// (transient, see `join::memory`), so no leaf computes a colex rank.
+    ///
+    /// # Panics
+    /// If memory runs out (see [`QuadrantTable::try_new`]).
+    #[cfg(test)]
     pub(crate) fn new(side: u32) -> QuadrantTable {
+        QuadrantTable::try_new(side).expect("memory for the quadrant table")
+    }
+
+    /// [`QuadrantTable::new`], or [`Error::OutOfMemory`] when its arrays cannot be had.
+    pub(crate) fn try_new(side: u32) -> Result<QuadrantTable, Error> {
         assert!((1..=MAX_SIDE).contains(&side), "quadrant side {side}");
         let row_sets = 1usize << side;
         let mut row_base = Vec::with_capacity(row_sets);
@@ -53,13 +64,17 @@ impl QuadrantTable {
             row_base.push(cells);
             cells += cell_count(side, rows.count_ones());
         }
-        let mut dense = vec![0usize; 1usize << (2 * side)];
+        let mut dense = filled(
+            1usize << (2 * side),
+            0usize,
+            "counting the quadrant placements",
+        )?;
         let dense_index = |rows: u64, columns: u64| as_index(rows << side | columns);
         enumerate(side, |rows, columns, _| {
             dense[dense_index(rows, columns)] += 1;
         });
         // Offsets in cell order; `dense` becomes the fill cursor.
-        let mut offsets = vec![0usize; cells + 1];
+        let mut offsets = filled(cells + 1, 0usize, "building the quadrant table")?;
         let mut running = 0usize;
         for rows in 0..1u64 << side {
             let queens = rows.count_ones();
@@ -74,23 +89,37 @@ impl QuadrantTable {
             }
         }
         offsets[cells] = running;
-        let mut entries = vec![QuadrantEntry::default(); running];
+        let mut entries = filled(
+            running,
+            QuadrantEntry::default(),
+            "building the quadrant table",
+        )?;
         enumerate(side, |rows, columns, entry| {
             let slot = &mut dense[dense_index(rows, columns)];
             entries[*slot] = entry;
             *slot += 1;
         });
-        QuadrantTable {
+        Ok(QuadrantTable {
             row_base,
             offsets,
             entries,
-        }
+        })
     }
 
     /// The number of stored placements.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// The length of its largest cell.
+    #[cfg(test)]
+    pub(crate) fn largest_cell(&self) -> usize {
+        self.offsets
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .max()
+            .unwrap_or(0)
     }
 
     /// The heap bytes the table holds.

@@ -1,8 +1,9 @@
-//! Random sampling for estimates: a seeded generator ([`rng`]) and the mean of samples
-//! with its standard error. A lowest layer: it uses nothing of the crate, so that both
+//! Random sampling for estimates: a seeded generator ([`rng`]), the calling thread's
+//! CPU clock ([`cpu_clock`]) and the mean of samples with its standard error. A lowest layer: it uses nothing of the crate, so that both
 //! an engine (the backtracking engine's probes) and the estimate layer above the
 //! engines can use it.
 
+pub(crate) mod cpu_clock;
 pub(crate) mod rng;
 
 /// The width of the stated interval, in standard errors (a 95% normal interval).

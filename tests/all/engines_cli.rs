@@ -135,17 +135,31 @@ fn the_join_engine_refuses_what_it_cannot_serve() {
 }
 
 #[test]
-fn a_count_that_does_not_fit_in_memory_is_refused_before_it_starts() {
-    // n = 28 needs hundreds of GiB with the join engine.
+fn a_count_that_does_not_fit_its_memory_budget_is_refused_before_it_starts() {
+    // The join engine fits n = 28 into a few GiB, but not into 8 MiB, nor with 4096
+    // threads into what this machine has.
     rejects(
-        &["count", "28", "--json"],
+        &["count", "28", "--memory", "8M", "--json"],
+        &[
+            "the join engine needs at least",
+            "for N = 28 on 2 threads, more than the budget of 8.0 MiB",
+            "raise --memory",
+        ],
+    );
+    rejects(
+        &["count", "28", "--threads", "4096", "--json"],
         &["the join engine needs", "of memory for N = 28", "available"],
     );
-    let e = json(&["estimate", "28", "--json"]);
+    rejects(
+        &["count", "20", "--memory", "1P"],
+        &["a memory budget of 1.0 PiB is more than", "available here"],
+    );
+    let e = json(&["estimate", "28", "--memory", "8M", "--json"]);
     assert_eq!(e["engine"], "join");
     assert_eq!(e["fits"], false);
     assert!(e.get("seconds").is_none(), "{e}");
-    assert!(e["memory_bytes"].as_u64().unwrap() > 100 << 30, "{e}");
+    assert_eq!(e["memory_budget"].as_u64(), Some(8 << 20), "{e}");
+    assert!(e["memory_bytes"].as_u64().unwrap() > 8 << 20, "{e}");
 }
 
 #[test]
@@ -210,7 +224,7 @@ fn a_join_checkpoint_resumes_exactly() {
     let first = json(&["count", "14", "--checkpoint", path, "--json"]);
     assert_eq!(first["engine"], "join");
     let text = std::fs::read_to_string(path).unwrap();
-    assert!(text.starts_with("nqueens-checkpoint format=1 n=14 engine=join units=1"));
+    assert!(text.starts_with("nqueens-checkpoint format=2 n=14 engine=join units=1"));
     // Keep the header and a third of the records, as if the run had been killed.
     let lines: Vec<&str> = text.lines().collect();
     let kept = lines[..=(lines.len() - 1) / 3].join("\n") + "\n";
@@ -330,10 +344,10 @@ fn the_kernel_never_chooses_the_engine() {
             rejects(&["count", "16", "--kernel", name], &[kernel.needs()]);
             continue;
         }
-        let join_kernel = match kernel.resolved().unwrap() {
-            nqueens::Kernel::Scalar => "scalar",
-            _ => "avx2",
-        };
+        // The join's path at or below the kernel's level: AVX-512 only where the
+        // processor also has BW and VPOPCNTDQ.
+        let join_kernel =
+            nqueens::internals::join_kernel(kernel.resolved().unwrap().level().unwrap()).name();
         for args in [
             &["count", "16", "--kernel", name, "--json"][..],
             &[
@@ -357,4 +371,28 @@ fn the_kernel_never_chooses_the_engine() {
         assert_eq!(b["kernel"], kernel.resolved().unwrap().name(), "{b}");
         assert_eq!(b["total"], 365_596, "{b}");
     }
+}
+
+/// The ranks of an MPI job on one node share its memory: each counts its share of what
+/// is available (Open MPI's `OMPI_COMM_WORLD_LOCAL_SIZE`, MPICH's `MPI_LOCALNRANKS`).
+#[test]
+fn mpi_ranks_on_one_node_share_its_memory() {
+    let available = |var: Option<(&str, &str)>| {
+        let mut cmd = nqueens();
+        cmd.args(["estimate", "16", "--json"]);
+        if let Some((name, value)) = var {
+            cmd.env(name, value);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success());
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["memory_available"].as_u64().unwrap()
+    };
+    let alone = available(None);
+    for name in ["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"] {
+        let shared = available(Some((name, "4")));
+        assert!(shared < alone / 3, "{name}: {shared} of {alone}");
+    }
+    let unreadable = available(Some(("OMPI_COMM_WORLD_LOCAL_SIZE", "many")));
+    assert!(unreadable > alone / 2, "{unreadable} of {alone}");
 }

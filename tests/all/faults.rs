@@ -18,7 +18,7 @@ use assert_cmd::cargo::CommandCargoExt;
 use serde_json::Value;
 
 /// The published count of n = 17.
-const TOTAL_17: u64 = 95_815_104;
+pub(crate) const TOTAL_17: u64 = 95_815_104;
 
 /// The published count of n = 16.
 pub(crate) const TOTAL_16: u64 = 14_772_512;
@@ -28,7 +28,7 @@ pub(crate) fn nqueens() -> Command {
 }
 
 /// Starts `nqueens args...` with its output captured.
-fn start(args: &[&str]) -> Child {
+pub(crate) fn start(args: &[&str]) -> Child {
     nqueens()
         .args(args)
         .stdout(Stdio::piped())
@@ -59,7 +59,7 @@ pub(crate) fn records(path: &Path) -> usize {
 }
 
 /// Waits until `path` records at least `at_least` tasks (at most 60 s).
-fn wait_for_records(path: &Path, at_least: usize) {
+pub(crate) fn wait_for_records(path: &Path, at_least: usize) {
     let deadline = Instant::now() + Duration::from_secs(60);
     while records(path) < at_least && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(5));
@@ -67,7 +67,7 @@ fn wait_for_records(path: &Path, at_least: usize) {
 }
 
 /// Sends signal `name` (`TERM`, `INT`, `HUP`) to `child`.
-fn signal(child: &Child, name: &str) {
+pub(crate) fn signal(child: &Child, name: &str) {
     let status = Command::new("kill")
         .args(["-s", name, &child.id().to_string()])
         .status()

@@ -60,7 +60,7 @@ impl Drop for LimitedGroup {
 }
 
 #[test]
-fn a_join_count_over_the_jobs_memory_limit_is_refused() {
+fn a_join_count_over_the_jobs_memory_limit_is_refused_before_it_starts() {
     let group = match LimitedGroup::new(1 << 30) {
         Ok(group) => group,
         Err(why) => {
@@ -68,17 +68,27 @@ fn a_join_count_over_the_jobs_memory_limit_is_refused() {
             return;
         }
     };
-    // n = 24 needs about 7 GiB with the join engine; the group allows 1 GiB.
-    let output = group.run("count 24 --json");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(output.stdout.is_empty());
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("of memory for N = 24"), "{stderr}");
-    assert!(stderr.contains("MiB is available here"), "{stderr}");
-    let output = group.run("estimate 24 --json");
+    // The group allows 1 GiB: a budget of 2 GiB is refused, and so is n = 24 on 4096
+    // threads (each thread needs some MiB of its own).
+    for (command, expected) in [
+        (
+            "count 24 --memory 2G --json",
+            "a memory budget of 2.0 GiB is more than the",
+        ),
+        ("count 24 --threads 4096 --json", "of memory for N = 24"),
+    ] {
+        let output = group.run(command);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{command}: {stderr}");
+        assert!(output.stdout.is_empty());
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(expected), "{command}: {stderr}");
+        assert!(stderr.contains("available here"), "{command}: {stderr}");
+    }
+    let output = group.run("estimate 24 --threads 4096 --json");
     assert!(output.status.success());
     let e: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(e["fits"], false, "{e}");
     assert!(e["memory_available"].as_u64().unwrap() <= 1 << 30, "{e}");
+    assert!(e["memory_budget"].as_u64().unwrap() <= 1 << 30, "{e}");
 }

@@ -381,7 +381,7 @@ fn plots_mark_engines_fit_their_legend_and_show_the_ratios() {
         .filter_map(|n| n.attribute("width")?.parse::<f64>().ok())
         .fold(0.0, f64::max);
     assert!(
-        widest_box >= 0.6 * 16.0 * label.chars().count() as f64,
+        widest_box >= 0.6 * 16.0 * f64::from(u32::try_from(label.chars().count()).unwrap()),
         "{widest_box}"
     );
     let pair = dir.path().join("pair.svg");

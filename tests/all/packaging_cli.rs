@@ -5,13 +5,14 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 
 /// The commands of nqueens (the `help` command aside).
-const COMMANDS: [&str; 9] = [
+const COMMANDS: [&str; 10] = [
     "count",
     "solve",
     "verify",
     "bench",
     "compare",
     "merge",
+    "audit",
     "estimate",
     "completions",
     "man",
@@ -155,7 +156,7 @@ fn man_dir_writes_every_page() {
         .assert()
         .success()
         .stdout("")
-        .stderr(predicate::str::contains("wrote 10 pages"));
+        .stderr(predicate::str::contains("wrote 11 pages"));
     let top = std::fs::read_to_string(pages.join("nqueens.1")).unwrap();
     assert_eq!(top, stdout(&["man"]));
     for command in COMMANDS {
@@ -196,7 +197,7 @@ fn help_examples_run_as_shown() {
         std::env::var("PATH").unwrap_or_default()
     );
     for command in [
-        "count", "solve", "verify", "bench", "compare", "merge", "estimate",
+        "count", "solve", "verify", "bench", "compare", "merge", "audit", "estimate",
     ] {
         let dir = tempfile::tempdir().unwrap();
         let examples = examples(command);

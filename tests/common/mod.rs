@@ -8,11 +8,9 @@ use nqueens::limits::{max_split_depth, min_split_depth};
 use nqueens::{Options, Symmetry};
 use proptest::prelude::*;
 
-/// The published table, the one the `verify` command reads.
-#[path = "../../src/cli/report/published.rs"]
-mod published_table;
-
-pub use published_table::published;
+/// The published table, the one the `verify` command reads and every count checks
+/// itself against.
+pub use nqueens::published::published;
 
 /// The largest n whose count the tests run for every mode, thread count and depth.
 pub const MAX_TESTED_N: usize = 14;

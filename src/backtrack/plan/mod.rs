@@ -4,7 +4,8 @@
 //! - [`seeds`]: where each symmetry mode starts, and which mode stays exact for a
 //!   placement;
 //! - [`task`]: one [`Task`](task::Task);
-//! - [`tasks`]: the seeds expanded row by row into the [`TaskList`](tasks::TaskList).
+//! - [`tasks`]: the seeds expanded row by row into the [`TaskList`](tasks::TaskList);
+//! - `version`: the version of the list ([`UNITS_VERSION`]), pinned by a digest.
 //!
 //! This layer uses the board model, the symmetry layer (the canonical seeds) and the
 //! scalar kernel's [`Frontier`](crate::backtrack::search::scalar::Frontier).
@@ -12,5 +13,7 @@
 pub(crate) mod seeds;
 pub(crate) mod task;
 pub(crate) mod tasks;
+mod version;
 
 pub use tasks::TaskList;
+pub(crate) use version::UNITS_VERSION;

@@ -143,7 +143,8 @@ pub fn install(watch: Watch) -> std::io::Result<()> {
             }
             // The run has not ended: give up the tasks in flight. Their records, if
             // any were written, are whole lines or a torn last line cut on resume.
-            let _ = std::fs::File::open(checkpoint).and_then(|f| f.sync_all());
+            // (A regular file only, opened without blocking: never a FIFO put there.)
+            let _ = nqueens::files::open_input(checkpoint).map(|f| f.sync_all());
             let saved = watch.tally.saved.load(Ordering::SeqCst);
             let tasks = watch.tally.tasks.load(Ordering::SeqCst);
             let lost = given_up(second, begun.elapsed(), watch.grace);

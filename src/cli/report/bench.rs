@@ -1,14 +1,12 @@
 //! The bench report: a ladder of rows, each the statistics of repeated measurements,
 //! with the facts needed to compare it with another report (machine, build, run
-//! settings). Saved as JSON and Markdown; read back by [`super::load`].
+//! settings). Saved as JSON and Markdown ([`super::save`]); read back by [`super::load`].
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use nqueens::internals::round_to_nanos;
-use nqueens::Error;
 
 use super::facts::CountFacts;
 use super::machine::{Build, Machine};
@@ -230,19 +228,6 @@ impl BenchReport {
         md
     }
 
-    /// Writes `<stem>.json` and `<stem>.md` into `dir` (created if missing) and returns
-    /// their paths. Each file is written whole to a temporary name and then renamed.
-    pub fn save(&self, dir: &Path) -> Result<(PathBuf, PathBuf), Error> {
-        let io = |context: String| move |source| Error::Io { context, source };
-        std::fs::create_dir_all(dir).map_err(io(format!("cannot create {}", dir.display())))?;
-        let stem = self.file_stem();
-        let json_path = dir.join(format!("{stem}.json"));
-        let md_path = dir.join(format!("{stem}.md"));
-        write_atomically(&json_path, &self.to_json())?;
-        write_atomically(&md_path, &self.to_markdown())?;
-        Ok((json_path, md_path))
-    }
-
     /// The report as pretty-printed JSON, ending in a newline.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a report serializes") + "\n"
@@ -319,15 +304,6 @@ pub fn table_row(measure: Measure, row: &BenchRow) -> String {
             row.samples.len()
         ),
     }
-}
-
-/// Writes `text` to `path` through a temporary file in the same folder, so that a
-/// reader never sees half a file.
-pub fn write_atomically(path: &Path, text: &str) -> Result<(), Error> {
-    let tmp = path.with_extension("tmp");
-    let io = |context: String| move |source| Error::Io { context, source };
-    std::fs::write(&tmp, text).map_err(io(format!("cannot write {}", tmp.display())))?;
-    std::fs::rename(&tmp, path).map_err(io(format!("cannot write {}", path.display())))
 }
 
 /// A measured value as JSON: whole numbers (instruction counts) as integers, others

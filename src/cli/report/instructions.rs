@@ -20,7 +20,7 @@
 //! build with `-C target-cpu=native` on an AVX-512 machine dies of an illegal
 //! instruction there.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use nqueens::Options;
@@ -56,6 +56,10 @@ pub fn instructions_row(
 ) -> Result<(BenchRow, CountFacts), String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let args = count_args(n, options);
+    // Callgrind's outputs go to a private folder of this run (a unique name, mode 0700),
+    // never to a guessable name in the shared temporary folder.
+    let scratch =
+        tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
     let mut results: Vec<Result<(u64, ChildCount), String>> = Vec::with_capacity(runs);
     let mut started = 0;
     while started < runs {
@@ -63,7 +67,9 @@ pub fn instructions_row(
         let wave_results: Vec<_> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..wave)
                 .map(|i| {
-                    let out = scratch_file(n, started + i);
+                    let out = scratch
+                        .path()
+                        .join(format!("callgrind-{n}-{}.out", started + i));
                     let (exe, args) = (&exe, &args);
                     scope.spawn(move || callgrind(exe, args, &out))
                 })
@@ -135,14 +141,6 @@ fn count_args(n: usize, options: &Options) -> Vec<String> {
         args.extend(["--split-depth".to_string(), depth.to_string()]);
     }
     args
-}
-
-/// A file name for callgrind's output, unique to this process, n and run.
-fn scratch_file(n: usize, run: usize) -> PathBuf {
-    std::env::temp_dir().join(format!(
-        "nqueens-callgrind-{}-{n}-{run}.out",
-        std::process::id()
-    ))
 }
 
 /// The part of `count --json` a sample needs.

@@ -13,7 +13,7 @@ use nqueens::{count, Error, Options};
 use super::bench::{BenchReport, BenchRow, Measure, SCHEMA};
 use super::facts::CountFacts;
 use super::machine::{utc_timestamp, Build, Machine};
-use super::published::published;
+use nqueens::published::published;
 
 /// How many samples to take, and how long each lasts at least.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -160,7 +160,45 @@ mod tests {
         );
         assert_eq!(report.threads, 1);
         let dir = tempfile::tempdir().unwrap();
+        // A symbolic link planted at the temporary name of earlier versions is left
+        // alone, and so is its target.
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let planted = dir.path().join(format!("{}.tmp", report.file_stem()));
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
         let (json, md) = report.save(dir.path()).unwrap();
+        // Saved again in the same second: both reports are kept.
+        let (json2, md2) = report.save(dir.path()).unwrap();
+        assert_ne!((&json, &md), (&json2, &md2));
+        assert!(
+            json2.to_string_lossy().ends_with("-2.json"),
+            "{}",
+            json2.display()
+        );
+        assert_eq!(
+            std::fs::read_to_string(&json).unwrap(),
+            std::fs::read_to_string(&json2).unwrap()
+        );
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        names.sort();
+        let stem = report.file_stem();
+        let mut expected = vec![
+            format!("{stem}-2.json"),
+            format!("{stem}-2.md"),
+            format!("{stem}.json"),
+            format!("{stem}.md"),
+            "victim".to_string(),
+        ];
+        if cfg!(unix) {
+            expected.push(format!("{stem}.tmp"));
+        }
+        expected.sort();
+        assert_eq!(names, expected);
         let back = super::super::load::load(&json).unwrap();
         assert_eq!(back.rows.len(), 3);
         assert_eq!(back.rows[1].samples.len(), 3);

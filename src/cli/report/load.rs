@@ -1,6 +1,7 @@
 //! Reading bench reports back: the current layout ([`SCHEMA`]) and the first one (no
 //! `schema` field, one timing per row, as in the older files of `results/`), which is
-//! converted on reading. Anything else is refused with a one-line reason.
+//! converted on reading. Anything else is refused with a one-line reason, and only a
+//! regular file of at most 64 MiB is read at all (`nqueens::files`).
 
 use std::path::Path;
 
@@ -9,11 +10,19 @@ use serde::Deserialize;
 use super::bench::{BenchReport, BenchRow, Measure, SCHEMA};
 use super::machine::{Build, Machine};
 
-/// Reads the bench report at `path`; the error is one line naming the file.
+/// Reads the bench report at `path`: a regular file of at most
+/// [`REPORT_LIMIT`](nqueens::files::REPORT_LIMIT) bytes (a larger one, a folder, a FIFO
+/// or a device is refused unread). The error is one line naming the file.
 pub fn load(path: &Path) -> Result<BenchReport, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    parse(&text).map_err(|reason| format!("{}: {reason}", path.display()))
+    use nqueens::files::{read_whole, FileError, REPORT_LIMIT};
+    let name = path.display();
+    let bytes = read_whole(path, REPORT_LIMIT).map_err(|e| match e {
+        FileError::Io(e) => format!("cannot read {name}: {e}"),
+        e => format!("{name} {e}: expected a bench report"),
+    })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("{name}: not an nqueens bench report (not text)"))?;
+    parse(&text).map_err(|reason| format!("{name}: {reason}"))
 }
 
 /// Parses the text of a bench report.

@@ -1,6 +1,7 @@
 //! What only the command needs: the bench ladder (timed, or counted in instructions
 //! under valgrind), its reports, their statistics, comparison and plot; the
-//! verification against the published totals; and facts about the machine and build.
+//! verification against the published totals (the library's `nqueens::published`);
+//! and facts about the machine and build.
 //!
 //! It uses the library's public API (`nqueens::...`) and nothing of the rest of `cli`
 //! (the commands use it).
@@ -15,6 +16,6 @@ pub(crate) mod load;
 pub(crate) mod machine;
 pub(crate) mod plot;
 pub(crate) mod plot_ratio;
-pub(crate) mod published;
+pub(crate) mod save;
 pub(crate) mod statistics;
 pub(crate) mod verify;

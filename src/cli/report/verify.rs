@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use nqueens::{count, Error, Options};
 
-use super::published::published;
+use nqueens::published::published;
 
 /// One line of a verification: computed counts next to the published ones.
 #[derive(Clone, Debug, PartialEq, Serialize)]

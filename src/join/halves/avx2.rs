@@ -15,35 +15,27 @@ use std::arch::x86_64::{
     _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
 };
 
-use super::inner::{InnerParts, INNER_PAD};
-use super::{generate_with, HalfBoards, HalfSpec, InnerLoop, OuterPart};
+use super::inner::InnerParts;
+use super::walk::generate_with;
+use super::{HalfBoards, HalfCursor, InnerLoop, OuterPart, Piece};
 use crate::cpu::x86_64::Avx2;
-use crate::join::layout::Layout;
-use crate::join::quadrants::QuadrantTable;
 
 /// [`super::generate`] with the AVX2 inner loop; `token` proves the features.
 pub(super) fn generate(
     token: Avx2,
-    layout: &Layout,
-    table: &QuadrantTable,
-    spec: &HalfSpec,
+    piece: &Piece<'_>,
+    cursor: &mut HalfCursor,
     out: &mut HalfBoards,
 ) {
     // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features
     // `generate_avx2` is compiled with.
-    unsafe { generate_avx2(token, layout, table, spec, out) }
+    unsafe { generate_avx2(token, piece, cursor, out) }
 }
 
 /// The generation, inlined and compiled with the AVX2 features.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-fn generate_avx2(
-    token: Avx2,
-    layout: &Layout,
-    table: &QuadrantTable,
-    spec: &HalfSpec,
-    out: &mut HalfBoards,
-) {
-    generate_with(token, layout, table, spec, out);
+fn generate_avx2(token: Avx2, piece: &Piece<'_>, cursor: &mut HalfCursor, out: &mut HalfBoards) {
+    generate_with(token, piece, cursor, out);
 }
 
 impl InnerLoop for Avx2 {
@@ -69,6 +61,7 @@ impl InnerLoop for Avx2 {
         let mut i = 0;
         while i < inner.padded_len() {
             let load = |values: &[u64]| -> __m256i {
+                // Four at a time: the padded length is a multiple of 8.
                 let four: &[u64; 4] = values[i..i + 4].try_into().expect("padded to 4");
                 // SAFETY: `self` proves AVX2; `four` is 32 readable bytes, loaded
                 // unaligned.
@@ -101,7 +94,7 @@ impl InnerLoop for Avx2 {
             // SAFETY: `self` proves AVX2; `slot` is 32 writable bytes, stored unaligned.
             unsafe { _mm256_storeu_si256(slot.as_mut_ptr().cast(), packed) };
             len += kept as usize;
-            i += INNER_PAD;
+            i += 4;
         }
         len
     }

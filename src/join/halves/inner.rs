@@ -5,8 +5,9 @@ use super::{HalfSpec, InnerLoop, OuterPart};
 use crate::join::layout::{Layout, QuadrantPlace};
 use crate::join::quadrants::QuadrantEntry;
 
-/// The padding granularity of the inner lists: one 256-bit vector of `u64`s.
-pub(crate) const INNER_PAD: usize = 4;
+/// The padding granularity of the inner lists: one 512-bit vector of `u64`s (two
+/// 256-bit ones).
+pub(crate) const INNER_PAD: usize = 8;
 
 /// The inner quadrant placements of one column split. Padding entries are never kept.
 #[derive(Default)]
@@ -28,6 +29,11 @@ pub(crate) struct InnerParts {
 impl InnerParts {
     /// Prepares `list` (placed at `place`) as the inner side. `inner_is_north` tells
     /// which flag the inner entries carry (north: main, south: anti).
+    #[inline(always)]
+    #[allow(
+        clippy::inline_always,
+        reason = "the preparation inlines into the walk compiled with the vector features"
+    )]
     pub(super) fn fill(
         &mut self,
         layout: &Layout,

@@ -9,22 +9,36 @@
 //! parts share no diagonal and neither uses a blocked diagonal (pre-placed queens, a
 //! filtered long diagonal). Each half-board is written as its tagged join pattern.
 //!
-//! The column sets `S` are walked in colex order, so both cell numbers follow from a
-//! counter. The shorter of the two cell lists is prepared once ([`inner`]) and the
-//! longer one is the outer loop; the inner loop is branch-free: a pair's pattern is
-//! always written and the length advanced by the disjointness test (AVX2: four pairs
-//! per step, [`avx2`]). Blocked diagonals are added to the outer part's masks, so no
-//! list is copied or filtered.
+//! The column sets `S` are walked in colex order ([`walk`]), so both cell numbers follow
+//! from a counter. One cell of each split is prepared once as the *inner* list
+//! ([`inner`]) and the other one is the outer loop; the inner loop is branch-free: a
+//! pair's pattern is always written and the length advanced by the disjointness test
+//! (AVX2: four pairs per step, [`avx2`]; AVX-512: eight, [`avx512`]). Blocked diagonals
+//! are added to the outer part's masks, so no list is copied or filtered.
+//!
+//! **Cells** ([`Cells`]) come from the table of every quadrant placement, or, where that
+//! table would not fit the memory budget, are made on demand (`join::cells`): then the
+//! cell with fewer queens is the inner one (at most `(q/2)!` placements) and the other
+//! is streamed.
+//!
+//! **Pieces.** A walk may stop when its list reaches a length (the *cap* of a
+//! [`Piece`]) and resume later from its [`HalfCursor`], so that a unit's lists never
+//! outgrow the memory budget: the list then comes in pieces, each at most the cap
+//! plus one inner list (at most `(q/2)!` half-boards).
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod inner;
+mod walk;
 
-use crate::cpu::Level;
-use crate::join::bits::{binomial, colex_rank, deposit_bits, low_mask, next_same_popcount};
+pub(crate) use inner::INNER_PAD;
+
 use crate::join::layout::Layout;
-use crate::join::quadrants::QuadrantTable;
-use inner::{InnerParts, INNER_PAD};
+use crate::join::path::Path;
+use crate::join::quadrants::{QuadrantEntry, QuadrantTable};
+use inner::InnerParts;
 
 /// One half to enumerate.
 #[derive(Clone, Copy, Debug)]
@@ -61,9 +75,18 @@ pub(crate) struct HalfBoards {
     len: usize,
     /// The prepared inner quadrant list of the current column split.
     inner: InnerParts,
+    /// The north and south cells' placements (or a piece of one), when cells are made
+    /// on demand.
+    cells: [Vec<QuadrantEntry>; 2],
 }
 
 impl HalfBoards {
+    /// Makes room for `len` patterns (slack included) before a unit runs, or
+    /// [`crate::error::Error::OutOfMemory`].
+    pub(crate) fn try_reserve(&mut self, len: usize) -> Result<(), crate::error::Error> {
+        crate::join::alloc::reserve(&mut self.buffer, len, "reserving the half-board lists")
+    }
+
     /// Forgets the half-boards (keeps the memory).
     pub(crate) fn clear(&mut self) {
         self.len = 0;
@@ -72,6 +95,80 @@ impl HalfBoards {
     /// The tagged patterns generated since the last [`HalfBoards::clear`].
     pub(crate) fn as_slice(&self) -> &[u64] {
         &self.buffer[..self.len]
+    }
+
+    /// The number of half-boards.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// ORs `bits` into the patterns from position `from` on.
+    pub(crate) fn or_from(&mut self, from: usize, bits: u64) {
+        for pattern in &mut self.buffer[from..self.len] {
+            *pattern |= bits;
+        }
+    }
+
+    /// Makes room for `extra` more patterns after the current ones (growing by
+    /// doubling, within the room reserved before the unit, [`HalfBoards::try_reserve`]).
+    fn reserve(&mut self, extra: usize) {
+        let needed = self.len + extra;
+        if self.buffer.len() < needed {
+            let doubled = (2 * self.buffer.len()).min(self.buffer.capacity());
+            self.buffer.resize(needed.max(doubled), 0);
+        }
+    }
+}
+
+/// The most placements of a cell made on demand held at once: past it, a cell is
+/// streamed in pieces of this length. It covers every cell with at most eight queens
+/// (`8! = 40320`), so the cell with fewer queens of any split of a quadrant of side 16
+/// or less is always held whole.
+pub(crate) const CELL_LIMIT: usize = 1 << 16;
+
+/// Where a walk's quadrant cells come from.
+#[derive(Clone, Copy)]
+pub(crate) enum Cells<'a> {
+    /// The table of every placement.
+    Table(&'a QuadrantTable),
+    /// Made on demand for each split.
+    OnDemand,
+}
+
+/// One walk over a half's column splits: what to generate, and when to stop.
+#[derive(Clone, Copy)]
+pub(crate) struct Piece<'a> {
+    /// The board geometry.
+    pub(crate) layout: &'a Layout,
+    /// Where the cells come from.
+    pub(crate) cells: Cells<'a>,
+    /// The half.
+    pub(crate) spec: &'a HalfSpec,
+    /// Stop before the list would pass this length (but never before one outer
+    /// placement of a piece has been joined).
+    pub(crate) cap: usize,
+}
+
+/// Where a walk stands: the split (its colex rank and column set) and how many of its
+/// outer placements are done. [`HalfCursor::default`] is the start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct HalfCursor {
+    /// Whether the walk has begun (the fields below are set).
+    started: bool,
+    /// The colex rank of the current split.
+    rank: u64,
+    /// The compacted north column set of the current split.
+    compact: u64,
+    /// The outer placements of the current split already joined.
+    outer: usize,
+    /// Whether every split is done.
+    done: bool,
+}
+
+impl HalfCursor {
+    /// Whether the walk has generated every half-board.
+    pub(crate) fn is_done(&self) -> bool {
+        self.done
     }
 }
 
@@ -96,103 +193,20 @@ pub(crate) trait InnerLoop: Copy {
     fn join(self, outer: &OuterPart, inner: &InnerParts, buffer: &mut [u64], len: usize) -> usize;
 }
 
-/// Appends to `out` the tagged join pattern of every kept half-board of `spec`, with
-/// the best inner loop at or below `level`.
+/// Appends to `out` the tagged join pattern of the kept half-boards of `piece.spec`
+/// from `cursor` on, with the inner loop of `path`, until every one is written or the
+/// list reaches the piece's cap; `cursor` then tells where to resume.
 pub(crate) fn generate(
-    level: Level,
-    layout: &Layout,
-    table: &QuadrantTable,
-    spec: &HalfSpec,
+    path: Path,
+    piece: &Piece<'_>,
+    cursor: &mut HalfCursor,
     out: &mut HalfBoards,
 ) {
-    match level {
-        // No AVX-512 path yet: the AVX2 one, which the AVX-512 level proves.
+    match path {
+        Path::Portable => walk::generate_with(inner::Portable, piece, cursor, out),
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512(token) => avx2::generate(token.avx2(), layout, table, spec, out),
+        Path::Avx2(token) => avx2::generate(token, piece, cursor, out),
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2(token) => avx2::generate(token, layout, table, spec, out),
-        _ => generate_with(inner::Portable, layout, table, spec, out),
-    }
-}
-
-/// [`generate`] with the inner loop `inner_loop`, inlined into its caller (which the
-/// AVX2 path compiles with its target features).
-#[inline(always)]
-#[allow(
-    clippy::inline_always,
-    reason = "the generation must inline into the wrapper compiled with the AVX2 features"
-)]
-fn generate_with<L: InnerLoop>(
-    inner_loop: L,
-    layout: &Layout,
-    table: &QuadrantTable,
-    spec: &HalfSpec,
-    out: &mut HalfBoards,
-) {
-    let side = layout.half;
-    let north_rows = spec.rows & layout.north_rows();
-    let south_rows = (spec.rows & layout.south_rows()) >> layout.far0;
-    let columns = spec.columns >> spec.col0;
-    let north_size = north_rows.count_ones();
-    let north_place = layout.place(0, spec.col0);
-    let south_place = layout.place(layout.far0, spec.col0);
-    let all_columns = columns == low_mask(side);
-    // With every column free, the colex rank of the complement of the rank-r subset is
-    // `C(q, q - k) - 1 - r`.
-    let south_last_rank = binomial(side, side - north_size.min(side)).wrapping_sub(1);
-    let mut compact = low_mask(north_size);
-    for rank in 0..binomial(columns.count_ones(), north_size) {
-        let (north_rank, south_rank) = if all_columns {
-            (rank, south_last_rank - rank)
-        } else {
-            let north_columns = deposit_bits(compact, columns);
-            (
-                colex_rank(north_columns),
-                colex_rank(columns & !north_columns),
-            )
-        };
-        if north_size > 0 {
-            compact = next_same_popcount(compact);
-        }
-        let north_list = table.cell_at(north_rows, north_rank);
-        if north_list.is_empty() {
-            continue;
-        }
-        let south_list = table.cell_at(south_rows, south_rank);
-        if south_list.is_empty() {
-            continue;
-        }
-        let inner_is_north = north_list.len() < south_list.len();
-        let (outer_list, outer_place, inner_list, inner_place) = if inner_is_north {
-            (south_list, south_place, north_list, north_place)
-        } else {
-            (north_list, north_place, south_list, south_place)
-        };
-        out.inner
-            .fill(layout, spec, inner_list, inner_place, inner_is_north);
-        let needed = out.len + outer_list.len() * out.inner.padded_len() + INNER_PAD;
-        if out.buffer.len() < needed {
-            out.buffer.resize(needed.max(2 * out.buffer.len()), 0);
-        }
-        for outer in outer_list {
-            let outer_sum = u64::from(outer.sum) << outer_place.sum_shift;
-            let outer_diff = u64::from(outer.diff) << outer_place.diff_shift;
-            if (outer_sum & spec.blocked_sum) | (outer_diff & spec.blocked_diff) != 0 {
-                continue;
-            }
-            let flag = if inner_is_north {
-                outer_sum & spec.anti_sum != 0
-            } else {
-                outer_diff & spec.main_diff != 0
-            };
-            let outer_part = OuterPart {
-                pattern: layout.pattern(outer_sum, outer_diff),
-                flag: usize::from(flag),
-                // The diagonals below the inner quadrant's frame cannot matter.
-                avoid_sum: (outer_sum | spec.blocked_sum) >> inner_place.sum_shift,
-                avoid_diff: (outer_diff | spec.blocked_diff) >> inner_place.diff_shift,
-            };
-            out.len = inner_loop.join(&outer_part, &out.inner, &mut out.buffer, out.len);
-        }
+        Path::Avx512(token) => avx512::generate(token, piece, cursor, out),
     }
 }

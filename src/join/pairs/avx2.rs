@@ -23,29 +23,33 @@ const HALVES: usize = LANE_WORDS / 4;
 /// The items per byte-counter flush: each adds at most `8 * HALVES` to a byte.
 const FLUSH_ITEMS: usize = 255 / (8 * HALVES);
 
-/// Prepares `stored` and `items` (at most `2^30` each) and counts their disjoint pairs;
+/// Prepares the blocks of `stored` (at most `2^30` patterns) for items like `sample`;
 /// `token` proves the features.
-pub(super) fn count(
-    token: Avx2,
-    stored: &[u64],
-    items: &[u64],
-    prepared: &mut Prepared,
-) -> PairCounts {
-    // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features
-    // `prepare_and_count` is compiled with.
-    unsafe { prepare_and_count(token, stored, items, prepared) }
+pub(super) fn prepare(token: Avx2, stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
+    // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features `prepare_with_features` is compiled
+    // with.
+    unsafe { prepare_with_features(token, stored, sample, prepared) }
 }
 
-/// The preparation, with hardware `pext`, and the counting loop, compiled with the
+/// Counts the disjoint pairs of the tagged `items` (at most `2^30`) and the prepared
+/// blocks; `token` proves the features.
+pub(super) fn count(token: Avx2, items: &[u64], prepared: &mut Prepared) -> PairCounts {
+    // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features `count_with_features` is compiled
+    // with.
+    unsafe { count_with_features(token, items, prepared) }
+}
+
+/// The preparation, with hardware `pext`, compiled with the features.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+fn prepare_with_features(token: Avx2, stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
+    prepared.prepare_stored(stored, sample, |value, mask| pext(token, value, mask));
+}
+
+/// The item grouping, with hardware `pext`, and the counting loop, compiled with the
 /// features.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-fn prepare_and_count(
-    token: Avx2,
-    stored: &[u64],
-    items: &[u64],
-    prepared: &mut Prepared,
-) -> PairCounts {
-    prepared.prepare(stored, items, |value, mask| pext(token, value, mask));
+fn count_with_features(token: Avx2, items: &[u64], prepared: &mut Prepared) -> PairCounts {
+    prepared.group(items, |value, mask| pext(token, value, mask));
     count_blocks(token, prepared, prepared.grouped_items(items))
 }
 
@@ -173,7 +177,7 @@ impl Pass<'_> {
         let mut key = 0u32;
         loop {
             for (class, class_bits) in set_bits.iter_mut().enumerate() {
-                let items = &self.items[self.prepared.group(key, class)];
+                let items = &self.items[self.prepared.group_range(key, class)];
                 // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
                 let evaluated = (items.len() * BLOCK_SLOTS) as u64;
                 counts.per_class[class] += evaluated;

@@ -13,13 +13,14 @@ use super::{
 
 /// The most key bits (item groups: `2^MAX_KEY_BITS * CLASS_COUNT`).
 const MAX_KEY_BITS: u32 = 10;
-/// The key bits beyond `log2(number of blocks)`.
-const KEY_EXTRA_BITS: u32 = 1;
+/// The key bits beyond `log2(number of blocks)` (more measured slower: their item
+/// groups cost more to visit than the blocks they skip).
+const KEY_EXTRA_BITS: u32 = 0;
 /// The patterns sampled on each side to choose the key.
 const KEY_SAMPLE: usize = 128;
 
-/// One bit per block slot ([`LANE_WORDS`] words), aligned for 256-bit loads.
-#[repr(C, align(32))]
+/// One bit per block slot ([`LANE_WORDS`] words), aligned for 512-bit loads.
+#[repr(C, align(64))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Lane(pub(super) [u64; LANE_WORDS]);
 
@@ -87,19 +88,38 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
-    /// Builds the blocks of `stored` and the item groups of the tagged `items` (at most
-    /// `2^30` each), with `pext` any correct bit extract.
+    /// Makes room for the sorted copies and chunk tables of up to `len` patterns a
+    /// side (the chunk tables at the memory model's 90 bytes a pattern), or
+    /// [`crate::error::Error::OutOfMemory`].
+    pub(super) fn try_reserve(&mut self, len: usize) -> Result<(), crate::error::Error> {
+        use crate::join::alloc::reserve;
+        let during = "reserving the pair counter's buffers";
+        reserve(&mut self.sorted, len, during)?;
+        reserve(&mut self.items, len, during)?;
+        let lanes = len.saturating_mul(90) / size_of::<Lane>();
+        reserve(&mut self.lanes, lanes, during)
+    }
+
+    /// Builds the blocks of `stored` (at most `2^30` patterns), with a key chosen for
+    /// items like `sample`, and `pext` any correct bit extract. Items are grouped for
+    /// them afterwards ([`Prepared::group`]), as many times as wanted.
     #[inline(always)]
-    pub(super) fn prepare(
+    pub(super) fn prepare_stored(
         &mut self,
         stored: &[u64],
-        items: &[u64],
+        sample: &[u64],
         pext: impl Fn(u64, u64) -> u64,
     ) {
-        self.choose_key(stored, items);
+        self.choose_key(stored, sample);
         self.sort_stored(stored, &pext);
-        self.group_items(items, &pext);
         self.build_blocks(&pext);
+    }
+
+    /// Groups the tagged `items` (at most `2^30`) for the prepared blocks, with `pext`
+    /// any correct bit extract.
+    #[inline(always)]
+    pub(super) fn group(&mut self, items: &[u64], pext: impl Fn(u64, u64) -> u64) {
+        self.group_items(items, &pext);
     }
 
     /// Picks the bits with the largest (item frequency x stored frequency), from evenly
@@ -237,7 +257,7 @@ impl Prepared {
 
     /// The item range of group (`key`, `class`).
     #[inline(always)]
-    pub(super) fn group(&self, key: u32, class: usize) -> std::ops::Range<usize> {
+    pub(super) fn group_range(&self, key: u32, class: usize) -> std::ops::Range<usize> {
         let g = key as usize * CLASS_COUNT + class;
         self.group_starts[g] as usize..self.group_starts[g + 1] as usize
     }

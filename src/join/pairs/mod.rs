@@ -35,11 +35,14 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod blocks;
 mod portable;
 mod sort;
 
 use crate::cpu::Level;
+use crate::join::path::Path;
 pub(crate) use blocks::Prepared;
 
 /// The number of item weight classes (weights 1, 2, 4, 8).
@@ -91,11 +94,22 @@ pub struct PairCounts {
     pub pairs: u64,
 }
 
-/// The reusable buffers of a count.
+/// The reusable buffers of a count, and the stored side it prepared.
 #[derive(Default)]
 pub struct PairScratch {
     /// The prepared blocks and item groups.
     prepared: Prepared,
+    /// The stored patterns when there are fewer than [`PLAIN_LOOP_LIMIT`] (the plain
+    /// loop counts them), or `None` when `prepared` holds the blocks.
+    small: Option<Vec<u64>>,
+}
+
+impl PairScratch {
+    /// Makes room for counts of up to `len` patterns a side before a unit runs, or
+    /// [`crate::error::Error::OutOfMemory`].
+    pub(crate) fn try_reserve(&mut self, len: usize) -> Result<(), crate::error::Error> {
+        self.prepared.try_reserve(len)
+    }
 }
 
 /// Counts, per weight class of the tagged `items`, the pairs (item, stored pattern)
@@ -104,20 +118,60 @@ pub struct PairScratch {
 /// # Panics
 /// If `stored` or `items` is longer than [`MAX_COUNT_LEN`].
 pub fn count(level: Level, stored: &[u64], items: &[u64], scratch: &mut PairScratch) -> PairCounts {
+    let path = Path::at(level);
+    prepare(path, stored, items, scratch);
+    count_prepared(path, items, scratch)
+}
+
+/// Prepares `stored` (at most [`MAX_COUNT_LEN`] patterns) in `scratch`, for counting
+/// items like `sample` against it ([`count_prepared`], as often as wanted) on the path
+/// `path`.
+///
+/// # Panics
+/// If `stored` is longer than [`MAX_COUNT_LEN`].
+pub(crate) fn prepare(path: Path, stored: &[u64], sample: &[u64], scratch: &mut PairScratch) {
     assert!(
-        stored.len() <= MAX_COUNT_LEN && items.len() <= MAX_COUNT_LEN,
-        "a count takes at most 2^30 patterns a side"
+        stored.len() <= MAX_COUNT_LEN,
+        "a count takes at most 2^30 stored patterns"
     );
     if stored.len() < PLAIN_LOOP_LIMIT {
-        return plain_count(stored, items);
+        let small = scratch.small.get_or_insert_with(Vec::new);
+        small.clear();
+        small.extend_from_slice(stored);
+        return;
     }
-    match level {
-        // No AVX-512 path yet: the AVX2 one, which the AVX-512 level proves.
+    scratch.small = None;
+    let prepared = &mut scratch.prepared;
+    match path {
+        Path::Portable => portable::prepare(stored, sample, prepared),
         #[cfg(target_arch = "x86_64")]
-        Level::Avx512(token) => avx2::count(token.avx2(), stored, items, &mut scratch.prepared),
+        Path::Avx2(token) => avx2::prepare(token, stored, sample, prepared),
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2(token) => avx2::count(token, stored, items, &mut scratch.prepared),
-        _ => portable::count(stored, items, &mut scratch.prepared),
+        Path::Avx512(token) => avx512::prepare(token, stored, sample, prepared),
+    }
+}
+
+/// Counts, per weight class of the tagged `items` (at most [`MAX_COUNT_LEN`]), their
+/// pairs with no common bit with the stored patterns last prepared in `scratch`, on the
+/// path `path` (the one they were prepared on).
+///
+/// # Panics
+/// If `items` is longer than [`MAX_COUNT_LEN`].
+pub(crate) fn count_prepared(path: Path, items: &[u64], scratch: &mut PairScratch) -> PairCounts {
+    assert!(
+        items.len() <= MAX_COUNT_LEN,
+        "a count takes at most 2^30 items"
+    );
+    if let Some(small) = &scratch.small {
+        return plain_count(small, items);
+    }
+    let prepared = &mut scratch.prepared;
+    match path {
+        Path::Portable => portable::count(items, prepared),
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2(token) => avx2::count(token, items, prepared),
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx512(token) => avx512::count(token, items, prepared),
     }
 }
 
@@ -130,34 +184,37 @@ pub(crate) struct WeightedPairs {
     pub(crate) pairs: u128,
 }
 
-/// [`count`] for lists of any length, cut into pieces of at most `piece` entries
-/// ([`MAX_COUNT_LEN`] in use; smaller in tests), with the weights applied.
-pub(crate) fn count_weighted(
-    level: Level,
-    stored: &[u64],
+impl WeightedPairs {
+    /// Adds the counts of one count, weighted. A count is below 2^61 pairs and weighs
+    /// them at most 8 each; a run adds at most 2^62 counts (each takes at least one
+    /// item of 8 bytes in memory), so every sum stays below 2^126.
+    pub(crate) fn add(&mut self, counts: &PairCounts) {
+        let weighted = (0..CLASS_COUNT)
+            .map(|class| u128::from(counts.per_class[class]) << class)
+            .sum::<u128>();
+        self.weighted = self
+            .weighted
+            .checked_add(weighted)
+            .expect("below 2^126: see the bound above");
+        self.pairs = self
+            .pairs
+            .checked_add(u128::from(counts.pairs))
+            .expect("below 2^126: see the bound above");
+    }
+}
+
+/// The weighted count of the tagged `items`, of any length (cut into pieces of at most
+/// `piece` entries: [`MAX_COUNT_LEN`] in use, smaller in tests), against the stored
+/// patterns last prepared in `scratch`.
+pub(crate) fn count_prepared_weighted(
+    path: Path,
     items: &[u64],
     piece: usize,
     scratch: &mut PairScratch,
 ) -> WeightedPairs {
     let mut sum = WeightedPairs::default();
-    for stored_piece in stored.chunks(piece) {
-        for item_piece in items.chunks(piece) {
-            let counts = count(level, stored_piece, item_piece, scratch);
-            // A piece counts below 2^61 pairs and weighs them at most 8 each, and the
-            // lists hold at most 2^61 entries each (8 bytes each in memory), so at most
-            // 2^62 pieces: every sum stays below 2^126.
-            let weighted = (0..CLASS_COUNT)
-                .map(|class| u128::from(counts.per_class[class]) << class)
-                .sum::<u128>();
-            sum.weighted = sum
-                .weighted
-                .checked_add(weighted)
-                .expect("below 2^126: see the bound above");
-            sum.pairs = sum
-                .pairs
-                .checked_add(u128::from(counts.pairs))
-                .expect("below 2^126: see the bound above");
-        }
+    for item_piece in items.chunks(piece.clamp(1, MAX_COUNT_LEN)) {
+        sum.add(&count_prepared(path, item_piece, scratch));
     }
     sum
 }
@@ -191,8 +248,9 @@ mod tests {
             .map(|c| u128::from(whole.per_class[c]) << c)
             .sum();
         let mut scratch = PairScratch::default();
+        prepare(Path::Portable, &patterns, &items, &mut scratch);
         for piece in [7, 64, 1000] {
-            let sum = count_weighted(Level::Portable, &patterns, &items, piece, &mut scratch);
+            let sum = count_prepared_weighted(Path::Portable, &items, piece, &mut scratch);
             assert_eq!(sum.weighted, expected, "pieces of {piece}");
         }
     }

@@ -4,9 +4,16 @@ use super::blocks::{Lane, Prepared};
 use super::{PairCounts, BLOCK_SLOTS, CHUNK_BITS, CHUNK_ENTRIES, CLASS_COUNT};
 use crate::join::bits::{extract_bits, for_each_submask};
 
-/// Prepares `stored` and `items` (at most `2^30` each) and counts their disjoint pairs.
-pub(super) fn count(stored: &[u64], items: &[u64], prepared: &mut Prepared) -> PairCounts {
-    prepared.prepare(stored, items, extract_bits);
+/// Prepares the blocks of `stored` (at most `2^30` patterns) for items like `sample`.
+pub(super) fn prepare(stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
+    prepared.prepare_stored(stored, sample, extract_bits);
+}
+
+/// Counts the disjoint pairs of the tagged `items` (at most `2^30`) and the prepared
+/// blocks.
+pub(super) fn count(items: &[u64], prepared: &mut Prepared) -> PairCounts {
+    prepared.group(items, extract_bits);
+    let prepared = &*prepared;
     let items = prepared.grouped_items(items);
     let mut counts = PairCounts::default();
     let chunk_mask = (CHUNK_ENTRIES - 1) as u64;
@@ -17,7 +24,7 @@ pub(super) fn count(stored: &[u64], items: &[u64], prepared: &mut Prepared) -> P
         for_each_submask(u64::from(free_keys), |key| {
             let key = u32::try_from(key).expect("a submask of a u32");
             for class in 0..CLASS_COUNT {
-                let range = prepared.group(key, class);
+                let range = prepared.group_range(key, class);
                 let mut conflicts = 0u64;
                 for &item in &items[range.clone()] {
                     let compact = extract_bits(item, block.varying);

@@ -181,9 +181,37 @@ pub(crate) fn list_bytes(n: u32) -> u64 {
     8 * (binomial(free, free / 2) / 2 + (1 << (n / 2)))
 }
 
+/// The most units board size `n` (`MIN_N..=MAX_N`) can have, from the segments of
+/// [`UnitList::new`]: the listed row sets (at most those with `E <= rev(E)`, as in
+/// [`list_bytes`]) and, for odd `n`, every `ArmsRow` segment exactly.
+pub(crate) fn max_len(n: u32) -> u64 {
+    let free = n - n % 2;
+    let listed = binomial(free, free / 2) / 2 + (1 << (n / 2));
+    if n.is_multiple_of(2) {
+        return listed;
+    }
+    let h = n / 2;
+    // Rows h + 2 ..= 2h, each with the subsets of size h of the 2h - 1 other free rows.
+    listed + u64::from(h - 1) * binomial(2 * h - 1, h)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn max_len_bounds_every_list() {
+        for n in 4u32..=18 {
+            let len = UnitList::new(&Layout::new(n)).len() as u64;
+            assert!(
+                len <= max_len(n),
+                "n = {n}: {len} units, bound {}",
+                max_len(n)
+            );
+        }
+        // The unit counts of the largest runs (README): n = 25 and 27.
+        assert!(max_len(25) >= 15_500_000 && max_len(27) >= 65_005_798);
+    }
 
     #[test]
     fn units_are_distinct_and_fixed_by_n() {

@@ -1,6 +1,7 @@
 //! The join's work: [`JoinPlan`] holds the shared read-only tables and the fixed list
 //! of independent units ([`list`]), and computes any unit on any thread
-//! ([`compute`]).
+//! ([`compute`]); [`spec`] describes the units for an independent recount, `version`
+//! names the list ([`UNITS_VERSION`]) and pins it by a digest.
 //!
 //! **Weighted count.** A unit's `weighted` is the sum, over its joined pairs (west
 //! half-board, east half-board), of the west half-board's weight (see
@@ -10,19 +11,30 @@
 //! pair counter evaluated (see `join::pairs`).
 
 mod compute;
-mod list;
+pub(crate) mod list;
+mod sides;
+mod spec;
 #[cfg(test)]
 mod tests;
+mod timing;
+mod version;
 
 use std::sync::{Mutex, PoisonError};
 
 use crate::cpu::Level;
+use crate::error::Error;
 use crate::join::layout::Layout;
+pub(crate) use crate::join::memory::Caps;
+use crate::join::memory::{self, Fit};
+use crate::join::path::Path;
 use crate::join::quadrants::QuadrantTable;
+use crate::join::weights::Start;
 use crate::join::{MAX_N, MIN_N};
 use compute::UnitScratch;
-pub(crate) use list::list_bytes;
-use list::UnitList;
+pub(crate) use list::max_len;
+use list::{UnitKind, UnitList};
+pub(crate) use spec::JoinUnits;
+pub(crate) use version::UNITS_VERSION;
 
 /// What one unit found, and its work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -40,10 +52,15 @@ pub struct UnitOutcome {
 pub(crate) struct Tables {
     /// The board geometry.
     layout: Layout,
-    /// Every quadrant placement.
-    quadrants: QuadrantTable,
-    /// The processor level of the hot loops (each runs its best path at or below it).
+    /// Every quadrant placement, when the table fits the memory budget (else cells are
+    /// made on demand).
+    quadrants: Option<QuadrantTable>,
+    /// The most half-boards a piece of each side of a unit holds.
+    caps: Caps,
+    /// The processor level of the run.
     level: Level,
+    /// The code path of the hot loops: the best at or below `level`.
+    path: Path,
 }
 
 /// The join of one board size: its tables and its units.
@@ -57,35 +74,88 @@ pub struct JoinPlan {
     tables: Tables,
     /// The units.
     units: UnitList,
+    /// The memory budget the plan was made for, in bytes.
+    budget: u64,
     /// The buffer sets not in use.
     idle: Mutex<Vec<UnitScratch>>,
 }
 
 impl JoinPlan {
-    /// Builds the tables and the unit list of board size `n` for the vector code
-    /// the processor level `level`. Check the memory first (`join::memory::peak_bytes`): the tables grow
-    /// about elevenfold every two board sizes.
+    /// Builds the tables and the unit list of board size `n`, with hot loops at the
+    /// processor level `level`, with no memory limit of note (the table when its size
+    /// is known, one piece per side per unit as long as the lists are as expected).
     ///
     /// # Panics
     /// If `n` is outside `MIN_N..=MAX_N`.
     pub fn new(n: usize, level: Level) -> JoinPlan {
+        JoinPlan::within(n, level, u64::MAX, 1).expect("memory for the join's tables")
+    }
+
+    /// Builds the plan of board size `n` at `level` to run on `threads` threads within
+    /// `budget` bytes (see `join::memory`).
+    ///
+    /// # Errors
+    /// [`Error::MemoryBudget`] with the least budget that would do, when `budget` is
+    /// less; [`Error::OutOfMemory`] when the tables cannot be had.
+    ///
+    /// # Panics
+    /// If `n` is outside `MIN_N..=MAX_N`.
+    pub fn within(n: usize, level: Level, budget: u64, threads: usize) -> Result<JoinPlan, Error> {
         assert!(
             (MIN_N..=MAX_N).contains(&n),
             "the join counts n = {MIN_N}..={MAX_N}, not {n}"
         );
         let n = u32::try_from(n).expect("n <= 32");
+        let fit = memory::fit(n, memory::units_bound(n), threads, budget).map_err(|least| {
+            Error::MemoryBudget {
+                engine: "join",
+                n: n as usize,
+                threads,
+                needed: least,
+                budget,
+            }
+        })?;
+        JoinPlan::with_fit(n, level, fit, budget)
+    }
+
+    /// Builds the plan of board size `n` at `level` as `fit` says, for `budget`.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the tables cannot be had.
+    pub(super) fn with_fit(n: u32, level: Level, fit: Fit, budget: u64) -> Result<JoinPlan, Error> {
         let layout = Layout::new(n);
-        let quadrants = QuadrantTable::new(layout.half);
+        let quadrants = if fit.table {
+            Some(QuadrantTable::try_new(layout.half)?)
+        } else {
+            None
+        };
         let units = UnitList::new(&layout);
-        JoinPlan {
+        Ok(JoinPlan {
             tables: Tables {
                 layout,
                 quadrants,
                 level,
+                path: Path::at(level),
+                caps: fit.caps,
             },
             units,
+            budget,
             idle: Mutex::new(Vec::new()),
-        }
+        })
+    }
+
+    /// The peak bytes of this plan run on `threads` threads (an upper bound), within
+    /// its budget where it fits, else the least budget that would do.
+    pub(crate) fn peak_bytes(&self, threads: usize) -> u64 {
+        let n = self.tables.layout.n;
+        let units = u64::try_from(self.units.len()).unwrap_or(u64::MAX);
+        memory::fit(n, units, threads, self.budget).map_or_else(|least| least, |fit| fit.peak)
+    }
+
+    /// Whether the plan holds the quadrant table (else it makes cells on demand).
+    #[allow(dead_code, reason = "read by the estimate")]
+    pub(crate) fn holds_table(&self) -> bool {
+        self.tables.quadrants.is_some()
     }
 
     /// The board size.
@@ -108,12 +178,43 @@ impl JoinPlan {
         self.tables.level
     }
 
-    /// Computes unit `index`. Units are independent: any order, any thread, any
-    /// machine gives the same outcome.
+    /// The code path the plan's hot loops run.
+    pub(crate) fn path(&self) -> Path {
+        self.tables.path
+    }
+
+    /// The cost class of unit `index`: the number of north rows of its east row set
+    /// (even boards and the centre start, each its own range), or for an arms unit its
+    /// middle-column queen's row and the number of north rows of its west row set.
+    /// Units of one class have lists of about one length.
+    pub(crate) fn unit_class(&self, index: usize) -> u32 {
+        let layout = &self.tables.layout;
+        let h = layout.half;
+        let north = |rows: u64| (rows & layout.north_rows()).count_ones();
+        match self.units.unit(index) {
+            UnitKind::Rows {
+                start: Start::Center,
+                east_rows,
+            } => h + 1 + north(east_rows),
+            UnitKind::Rows { east_rows, .. } => north(east_rows),
+            UnitKind::ArmsRow { row, west_rows } => {
+                2 * (h + 1) + (row - (h + 2)) * (h + 1) + north(west_rows)
+            }
+        }
+    }
+
+    /// The time and work of unit `index` on one thread, run whole or in part (see
+    /// [`timing`]).
     ///
     /// # Panics
     /// If `index` is not below [`JoinPlan::len`].
-    pub fn run_unit(&self, index: usize) -> UnitOutcome {
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] when the worker's buffers cannot be had.
+    pub(crate) fn time_unit(
+        &self,
+        index: usize,
+    ) -> Result<crate::engine::interface::TimedUnit, Error> {
         let kind = self.units.unit(index);
         let mut scratch = self
             .idle
@@ -121,7 +222,51 @@ impl JoinPlan {
             .unwrap_or_else(PoisonError::into_inner)
             .pop()
             .unwrap_or_default();
-        let outcome = compute::run(&self.tables, kind, &mut scratch);
+        let inner =
+            usize::try_from(memory::inner_len(self.tables.layout.half)).unwrap_or(usize::MAX);
+        let timed = scratch
+            .try_reserve(self.tables.caps, inner)
+            .map(|()| timing::time(&self.tables, kind, &mut scratch));
+        self.idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(scratch);
+        timed
+    }
+
+    /// Computes unit `index`. Units are independent: any order, any thread, any
+    /// machine gives the same outcome.
+    ///
+    /// # Panics
+    /// If `index` is not below [`JoinPlan::len`], or if memory runs out (see
+    /// [`JoinPlan::try_run_unit`]).
+    pub fn run_unit(&self, index: usize) -> UnitOutcome {
+        self.try_run_unit(index)
+            .expect("memory for a unit's buffers")
+    }
+
+    /// [`JoinPlan::run_unit`] with the worker's buffers first reserved for the plan's
+    /// pieces (its caps, `join::memory`), so that they do not grow while the unit
+    /// runs; [`Error::OutOfMemory`] when that room cannot be had.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`].
+    ///
+    /// # Panics
+    /// If `index` is not below [`JoinPlan::len`].
+    pub fn try_run_unit(&self, index: usize) -> Result<UnitOutcome, Error> {
+        let kind = self.units.unit(index);
+        let mut scratch = self
+            .idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+            .unwrap_or_default();
+        let inner =
+            usize::try_from(memory::inner_len(self.tables.layout.half)).unwrap_or(usize::MAX);
+        let outcome = scratch
+            .try_reserve(self.tables.caps, inner)
+            .map(|()| compute::run(&self.tables, kind, &mut scratch));
         self.idle
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

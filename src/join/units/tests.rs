@@ -8,7 +8,8 @@ use super::list::UnitKind;
 use super::JoinPlan;
 use crate::cpu::{Kernel, Level};
 use crate::join::layout::Layout;
-use crate::join::memory::longest_list_bound;
+use crate::join::memory::{longest_list_estimate, Fit};
+use crate::join::units::Caps;
 use crate::join::weights::{west_weight, Start, StartShape};
 
 /// Every solution of the `n x n` board, as the column of each row's queen.
@@ -171,19 +172,63 @@ fn units_name_their_rows_in_order() {
 }
 
 #[test]
-fn the_memory_model_bounds_every_list() {
+fn the_longest_lists_are_as_the_memory_model_expects() {
     for n in 8..=16 {
         let plan = JoinPlan::new(n, Kernel::Auto.level().unwrap());
         let mut scratch = UnitScratch::default();
         for index in 0..plan.len() {
             compute::run(&plan.tables, plan.units.unit(index), &mut scratch);
         }
-        let bound = longest_list_bound(u32::try_from(n).unwrap());
+        let expected = longest_list_estimate(u32::try_from(n).unwrap());
         let longest = scratch.longest_list as u64;
         assert!(
-            longest <= bound,
-            "n = {n}: a list of {longest}, bound {bound}"
+            longest <= expected,
+            "n = {n}: a list of {longest}, expected at most {expected}"
         );
+    }
+}
+
+/// The plan of `n` with cells made on demand (or the table) and pieces of at most
+/// `cap` half-boards a side.
+fn cut_plan(n: u32, table: bool, cap: usize) -> JoinPlan {
+    let fit = Fit {
+        table,
+        caps: Caps {
+            stored: cap,
+            items: cap,
+        },
+        peak: 0,
+    };
+    JoinPlan::with_fit(n, Kernel::Auto.level().unwrap(), fit, u64::MAX).unwrap()
+}
+
+#[test]
+fn pieces_and_cells_on_demand_give_every_unit_the_same_count() {
+    for n in 8u32..=15 {
+        let whole = JoinPlan::new(n as usize, Kernel::Auto.level().unwrap());
+        let plans = [
+            cut_plan(n, false, usize::MAX / 2),
+            cut_plan(n, true, 7),
+            cut_plan(n, false, 1),
+        ];
+        let mut scratch = UnitScratch::default();
+        for index in 0..whole.len() {
+            let kind = whole.units.unit(index);
+            let want = compute::run(&whole.tables, kind, &mut scratch).weighted;
+            for (i, plan) in plans.iter().enumerate() {
+                let got = compute::run(&plan.tables, kind, &mut scratch).weighted;
+                assert_eq!(got, want, "n = {n}, unit {index}, plan {i}");
+            }
+        }
+        // Every piece of a cut plan holds at most its cap plus one inner list.
+        let mut scratch = UnitScratch::default();
+        let plan = cut_plan(n, false, 16);
+        for index in 0..plan.len() {
+            compute::run(&plan.tables, plan.units.unit(index), &mut scratch);
+        }
+        let inner = crate::join::memory::inner_len(n / 2);
+        let longest = scratch.longest_list as u64;
+        assert!(longest <= 16 + inner, "n = {n}: a piece of {longest}");
     }
 }
 

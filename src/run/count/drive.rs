@@ -37,6 +37,7 @@ impl Sums {
     }
 
     /// The sums of `results`, checked.
+    #[cfg(test)]
     pub(crate) fn total_of<'a>(
         results: impl IntoIterator<Item = &'a TaskResult>,
     ) -> Result<Sums, Error> {
@@ -71,17 +72,18 @@ impl Ran {
 ///
 /// `stop` is checked before each task starts: once it is requested no task starts,
 /// the running ones finish, and the pass returns what ran (`tasks` tells how many).
-/// An error from `on_done` (a checkpoint that cannot be written) ends the pass too.
+/// An error from `work` (memory that ran out) or from `on_done` (a checkpoint that
+/// cannot be written) ends the pass too.
 pub(crate) fn drive<I, W, F>(indices: I, stop: &Stop, work: W, on_done: F) -> Result<Ran, Error>
 where
     I: ParallelIterator<Item = usize>,
-    W: Fn(usize) -> TaskResult + Sync,
+    W: Fn(usize) -> Result<TaskResult, Error> + Sync,
     F: Fn(&TaskResult) -> Result<(), Error> + Sync,
 {
     indices
         .filter(|_| !stop.is_requested())
         .map(|index| {
-            let result = work(index);
+            let result = work(index)?;
             on_done(&result)?;
             Ok(Ran {
                 sums: Sums::of(&result),
@@ -93,6 +95,7 @@ where
 
 /// [`drive`] over a list of task indices, one task at a time per worker, each run by
 /// `work`.
+#[cfg(any(test, feature = "mpi"))]
 pub(crate) fn drive_list<W, F>(
     indices: &[usize],
     stop: &Stop,
@@ -100,7 +103,7 @@ pub(crate) fn drive_list<W, F>(
     on_done: F,
 ) -> Result<Ran, Error>
 where
-    W: Fn(usize) -> TaskResult + Sync,
+    W: Fn(usize) -> Result<TaskResult, Error> + Sync,
     F: Fn(&TaskResult) -> Result<(), Error> + Sync,
 {
     drive(

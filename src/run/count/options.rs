@@ -21,6 +21,11 @@ pub struct Options {
     pub kernel: Kernel,
     /// The counting engine (the fastest one that serves the options by default).
     pub engine: EngineChoice,
+    /// The bytes the count may use; `None` uses the memory available (free memory, or
+    /// the job's memory limit). The join engine fits its work to it (its tables, and
+    /// the length of the pieces its units' lists come in); a budget no engine setting
+    /// fits is refused before anything is allocated.
+    pub memory: Option<u64>,
 }
 
 impl Options {

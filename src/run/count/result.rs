@@ -5,6 +5,7 @@ use serde::Serialize;
 use crate::cpu::Kernel;
 use crate::engine::{self, Engine, Work};
 use crate::error::Error;
+use crate::published::{self, Check};
 use crate::run::count::drive::Sums;
 use crate::run::count::setup::Setup;
 use crate::symmetry::rotation::{fundamental_counts, Fundamental};
@@ -56,6 +57,16 @@ pub struct Count {
     /// The pre-placed queens (`R:C,...`) whose completions were counted, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placement: Option<String>,
+    /// How the count compares with the published values ([`crate::published`]): a
+    /// whole count of the whole board, for n <= 27, checks its total (whatever the
+    /// symmetry mode or engine) and its fundamental count (with [`Options::unique`]);
+    /// the completions of placed queens and the partial count of a shard have nothing
+    /// to compare with ([`Check::None`]). The table never supplies a count.
+    pub published: Check,
+    /// For [`Check::Mismatch`]: what differs, naming the computed and the published
+    /// values.
+    #[serde(skip)]
+    pub disagreement: Option<String>,
 }
 
 impl Count {
@@ -95,12 +106,14 @@ impl Count {
             version: crate::build_info::VERSION,
             commit: crate::build_info::COMMIT,
             placement: setup.placement.clone(),
+            published: Check::None,
+            disagreement: None,
         })
     }
 
     /// The whole count of a run set up by `setup` whose units summed to `sums`, on
     /// `threads` threads: with `unique`, its fundamental counts are searched on the
-    /// run's pool.
+    /// run's pool. A count of the whole board is compared with the published values.
     ///
     /// # Errors
     /// As [`Count::assemble`]; [`Error::Inconsistent`] only for a bug.
@@ -116,6 +129,11 @@ impl Count {
         } else {
             None
         };
-        Count::assemble(setup, sums, threads, fundamental, true)
+        let mut count = Count::assemble(setup, sums, threads, fundamental, true)?;
+        if count.placement.is_none() {
+            (count.published, count.disagreement) =
+                published::compare(count.n, count.total, count.unique);
+        }
+        Ok(count)
     }
 }

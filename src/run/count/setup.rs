@@ -49,11 +49,12 @@ impl Setup {
             placement,
             symmetry: options.symmetry,
             split_depth: options.split_depth,
+            threads,
+            memory: memory::budget(options.memory, threads)?,
         };
         let chosen = engine::choose(options.engine, &request)?;
-        if let Some(needed) = engine::counting(chosen).predicted_peak_bytes(placement.n(), threads)
-        {
-            memory::check(chosen.name(), placement.n(), needed)?;
+        if let Some(needed) = engine::counting(chosen).predicted_peak_bytes(&request) {
+            memory::check(chosen.name(), &request, options.memory.is_some(), needed)?;
         }
         let pool = build_pool(threads)?;
         let start = Instant::now();
@@ -72,7 +73,7 @@ impl Setup {
     ///
     /// # Panics
     /// If `index` is out of range.
-    pub(crate) fn run_task(&self, index: usize) -> TaskResult {
+    pub(crate) fn run_task(&self, index: usize) -> Result<TaskResult, Error> {
         self.plan.run(index)
     }
 }

@@ -2,18 +2,24 @@
 //!
 //! A checkpoint or a shard output names tasks by their index in the deterministic
 //! task list (or the join engine's list of units), so it only makes sense for the same
-//! list: the same board size, engine, symmetry mode, split depth and pre-placed queens,
-//! under the same file format. These
-//! facts are a [`RunIdentity`], defined once here; a checkpoint header writes them as
-//! a [`RunId`] (ordered `key=value` fields), and `merge` compares shard reports by them.
+//! list: the same board size, engine, version of the engine's list of units, symmetry
+//! mode, split depth and pre-placed queens, under the same file format. These facts are
+//! a [`RunIdentity`], defined once here; a checkpoint header writes them as a [`RunId`]
+//! (ordered `key=value` fields), and `merge` compares shard reports by them. The
+//! version is the one the run's units were made with (the plan's engine's, or what a
+//! report or file records), never this build's stamped onto another's file.
 
 use std::fmt::{self, Write as _};
 
 use crate::engine::{counting, Engine, Plan};
+
+/// The key of the version of the unit list in a run's identity.
+pub(crate) const UNITS_KEY: &str = "units";
 use crate::symmetry::Symmetry;
 
-/// The version of the checkpoint and shard formats written by this crate.
-pub(crate) const FORMAT_VERSION: u32 = 1;
+/// The version of the checkpoint and shard formats written by this crate: 2 since
+/// checkpoint records are bound to their file's header (format 1 is refused).
+pub(crate) const FORMAT_VERSION: u32 = 2;
 
 /// The facts that make two runs the same count: checkpoints and shard reports name
 /// tasks by their index in the deterministic task list, which these facts fix.
@@ -23,6 +29,9 @@ pub(crate) struct RunIdentity {
     pub(crate) n: usize,
     /// The engine (its units differ from the other's).
     pub(crate) engine: Engine,
+    /// The version of the engine's list of units the run's units come from; `None` for
+    /// a report or file written before versions were recorded.
+    pub(crate) units: Option<u32>,
     /// The symmetry mode.
     pub(crate) symmetry: Symmetry,
     /// Rows fixed to form tasks (the backtracking engine only).
@@ -40,6 +49,7 @@ impl RunIdentity {
         RunIdentity {
             n: list.n,
             engine: Engine::UNNAMED,
+            units: Some(counting(Engine::UNNAMED).units_version()),
             symmetry: list.symmetry,
             split_depth: Some(list.split_depth),
             placements: placements.to_string(),
@@ -57,6 +67,7 @@ impl RunIdentity {
         RunIdentity {
             n: plan.n(),
             engine,
+            units: Some(counting(engine).units_version()),
             symmetry: plan.symmetry(),
             split_depth: plan.split_depth(),
             placements: placements.unwrap_or_default().to_string(),
@@ -65,9 +76,9 @@ impl RunIdentity {
     }
 
     /// The identity as `key=value` fields, the format version first, then `n`, the
-    /// engine's name and the fields it adds (the version of its list of units). The
-    /// [`Engine::UNNAMED`] engine (backtracking) writes no name, exactly the fields it
-    /// always has, so that checkpoints of earlier versions resume.
+    /// engine's name and the version of its list of units (`units`). The
+    /// [`Engine::UNNAMED`] engine (backtracking) writes no name, as before the join
+    /// engine existed.
     pub(crate) fn fields(&self) -> RunId {
         let mut fields: Vec<(String, String)> = vec![
             ("format".into(), FORMAT_VERSION.to_string()),
@@ -76,8 +87,8 @@ impl RunIdentity {
         if self.engine != Engine::UNNAMED {
             fields.push(("engine".into(), self.engine.name().into()));
         }
-        for (key, value) in counting(self.engine).identity_fields() {
-            fields.push((key.into(), value));
+        if let Some(version) = self.units {
+            fields.push((UNITS_KEY.into(), version.to_string()));
         }
         fields.push(("symmetry".into(), self.symmetry.name().into()));
         if let Some(depth) = self.split_depth {
@@ -256,7 +267,8 @@ mod tests {
             .with("shard", "1/3");
         let text = id.to_string();
         assert!(text.starts_with(
-            "format=1 n=8 symmetry=mirror split_depth=2 placements=0:1,%202:5%3D%25 tasks="
+            "format=2 n=8 units=1 symmetry=mirror split_depth=2 placements=0:1,%202:5%3D%25 \
+             tasks="
         ));
         assert!(text.ends_with(" shard=1/3"));
         assert_eq!(RunId::parse(&text), Some(id.clone()));
@@ -272,6 +284,13 @@ mod tests {
         changed.n = 9;
         let d = RunIdentity::of(&list, "").difference(&changed).unwrap();
         assert_eq!((d.key.as_str(), d.other.as_deref()), ("n", Some("9")));
+        let mut older = RunIdentity::of(&list, "");
+        older.units = None;
+        let d = RunIdentity::of(&list, "").difference(&older).unwrap();
+        assert_eq!(
+            d.describe("here", "there"),
+            "units is '1' here but absent there"
+        );
         let join = RunIdentity {
             engine: "join".parse().unwrap(),
             split_depth: None,
@@ -281,7 +300,7 @@ mod tests {
         assert!(join
             .fields()
             .to_string()
-            .starts_with("format=1 n=8 engine=join units=1 symmetry=full placements= tasks="));
+            .starts_with("format=2 n=8 engine=join units=1 symmetry=full placements= tasks="));
         assert_eq!(
             join.difference(&RunIdentity::of(&list, "")).unwrap().key,
             "engine"

@@ -12,6 +12,7 @@
 
 use std::path::Path;
 
+use crate::engine::counting;
 use crate::error::Error;
 use crate::model::placement::Placement;
 use crate::run::count::options::Options;
@@ -75,10 +76,7 @@ pub(crate) fn run(
     let pass = Pass {
         id: identity.fields().with("shard", &shard_name),
         tasks: plan.len(),
-        selected: match long.shard {
-            Some(shard) => shard.indices(plan.len()),
-            None => (0..plan.len()).collect(),
-        },
+        shard: long.shard.unwrap_or(Shard { index: 0, count: 1 }),
         checkpoint: long.checkpoint,
     };
     let never = Stop::new();
@@ -104,7 +102,7 @@ pub(crate) fn run(
     Ok(LongRun {
         count,
         shard: long.shard,
-        tasks: pass.selected.len(),
+        tasks: pass.selected(),
         resumed: finished.resumed,
         ran: finished.ran,
         checkpointed: long.checkpoint.is_some(),
@@ -120,6 +118,7 @@ impl LongRun {
             ShardReport {
                 n: c.n,
                 engine: Some(c.engine),
+                units: Some(counting(c.engine).units_version()),
                 symmetry: c.symmetry,
                 split_depth: c.split_depth,
                 placements: c.placement.clone().unwrap_or_default(),

@@ -5,15 +5,21 @@
 //! - [`resumable`]: what a long run adds to the task loop whatever its units are
 //!   (checkpoint, observer, stop);
 //! - [`checkpoint`] (held by [`lock`]), [`shard`], [`merge`], [`identity`]: the files
-//!   and reports of long runs and the run identity they share.
+//!   and reports of long runs and the run identity they share; [`plausible`]: what
+//!   units can possibly report, bounding both a shard total and a checkpoint record;
+//! - [`resumed`]: what a resumed checkpoint holds (a bitset of the finished units and
+//!   their sums).
 //!
-//! This folder uses the count core ([`crate::run::count`]) and the engine layer (the
-//! identity fields and work unit of each engine).
+//! This folder uses the count core ([`crate::run::count`]), the engine layer (the
+//! identity fields and work unit of each engine) and [`crate::files`] (opening files
+//! safely, reading them with a bound).
 
 pub(crate) mod checkpoint;
 pub(crate) mod identity;
 pub(crate) mod lock;
 pub(crate) mod longrun;
 pub(crate) mod merge;
+pub(crate) mod plausible;
 pub(crate) mod resumable;
+pub(crate) mod resumed;
 pub(crate) mod shard;

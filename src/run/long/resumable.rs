@@ -10,14 +10,17 @@
 
 use std::path::Path;
 
+use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use crate::engine::TaskResult;
 use crate::error::Error;
-use crate::run::count::drive::{drive_list, Sums};
+use crate::run::count::drive::{drive, Sums};
 use crate::run::count::stop::Stop;
 use crate::run::long::checkpoint::Checkpoint;
 use crate::run::long::identity::RunId;
+use crate::run::long::resumed::Resumed;
+use crate::run::long::shard::Shard;
 
 /// Where a run stands when its tasks start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,10 +54,36 @@ pub(crate) struct Pass<'a> {
     pub(crate) id: RunId,
     /// The tasks of the whole run: records name indices below this.
     pub(crate) tasks: usize,
-    /// The indices this pass must finish, in the order to run them.
-    pub(crate) selected: Vec<usize>,
+    /// The tasks this pass must finish: those of this shard (`0/1` for all).
+    pub(crate) shard: Shard,
     /// The checkpoint file, if any.
     pub(crate) checkpoint: Option<&'a Path>,
+}
+
+impl Pass<'_> {
+    /// How many tasks this pass must finish.
+    pub(crate) fn selected(&self) -> usize {
+        self.shard.share(self.tasks)
+    }
+
+    /// Whether task `index` is one this pass must finish.
+    pub(crate) fn selects(&self, index: usize) -> bool {
+        index >= self.shard.index
+            && (index - self.shard.index).is_multiple_of(self.shard.count.max(1))
+    }
+
+    /// The tasks this pass must finish that `done` does not hold, one at a time per
+    /// worker, without a list of them being built.
+    pub(crate) fn remaining<'d>(
+        &self,
+        done: &'d Resumed,
+    ) -> impl ParallelIterator<Item = usize> + 'd {
+        (self.shard.index.min(self.tasks)..self.tasks)
+            .into_par_iter()
+            .step_by(self.shard.count.max(1))
+            .with_max_len(1)
+            .filter(move |&i| !done.contains(i))
+    }
 }
 
 /// What a finished pass did.
@@ -70,37 +99,21 @@ pub(crate) struct Finished {
 
 /// The checkpoint of `pass` opened (if it has one), with the tasks it already holds.
 /// Refuses a file that records a task outside the pass.
-pub(crate) fn open_checkpoint(
-    pass: &Pass<'_>,
-) -> Result<(Option<Checkpoint>, Vec<TaskResult>), Error> {
+pub(crate) fn open_checkpoint(pass: &Pass<'_>) -> Result<(Option<Checkpoint>, Resumed), Error> {
     let Some(path) = pass.checkpoint else {
-        return Ok((None, Vec::new()));
+        return Ok((None, Resumed::new(pass.tasks)));
     };
     let (checkpoint, done) = Checkpoint::open(path, &pass.id, pass.tasks)?;
-    let mut selected = vec![false; pass.tasks];
-    for &i in &pass.selected {
-        selected[i] = true;
-    }
-    if done.iter().any(|r| !selected[r.index]) {
+    if let Some(outside) = done.indices().find(|&i| !pass.selects(i)) {
         return Err(Error::Checkpoint {
             path: path.display().to_string(),
-            problem: "records tasks outside this run's shard".into(),
+            problem: format!(
+                "records task {outside}, outside this run's shard {}",
+                pass.shard
+            ),
         });
     }
     Ok((Some(checkpoint), done))
-}
-
-/// The selected tasks of `pass` that `done` does not hold, in order.
-pub(crate) fn remaining(pass: &Pass<'_>, done: &[TaskResult]) -> Vec<usize> {
-    let mut finished = vec![false; pass.tasks];
-    for r in done {
-        finished[r.index] = true;
-    }
-    pass.selected
-        .iter()
-        .copied()
-        .filter(|&i| !finished[i])
-        .collect()
 }
 
 /// [`Error::Stopped`] for a pass of `tasks` tasks stopped with `saved` of them in
@@ -124,21 +137,20 @@ pub(crate) fn run_pass<W>(
     work: W,
 ) -> Result<Finished, Error>
 where
-    W: Fn(usize) -> TaskResult + Sync,
+    W: Fn(usize) -> Result<TaskResult, Error> + Sync,
 {
     let (checkpoint, done) = open_checkpoint(pass)?;
     if let Some(warning) = checkpoint.as_ref().and_then(Checkpoint::lock_warning) {
         observer.warning(warning);
     }
-    let remaining = remaining(pass, &done);
-    let resumed = Sums::total_of(&done)?;
+    let to_run = pass.selected() - done.count();
     observer.started(&Started {
-        tasks: pass.selected.len(),
-        done: done.len(),
-        solutions: resumed.total,
+        tasks: pass.selected(),
+        done: done.count(),
+        solutions: done.sums().total,
     });
     let ran = pool.install(|| {
-        drive_list(&remaining, stop, &work, |result| {
+        drive(pass.remaining(&done), stop, &work, |result| {
             if let Some(checkpoint) = &checkpoint {
                 checkpoint.record(result, stop.is_requested())?;
             }
@@ -150,16 +162,48 @@ where
         checkpoint.finish()?;
     }
     let ran = ran?;
-    if ran.tasks < remaining.len() {
+    if ran.tasks < to_run {
         return Err(stopped(
-            done.len() + ran.tasks,
-            pass.selected.len(),
+            done.count() + ran.tasks,
+            pass.selected(),
             checkpoint.as_ref(),
         ));
     }
     Ok(Finished {
-        sums: resumed.checked_add(ran.sums)?,
-        resumed: done.len(),
+        sums: done.sums().checked_add(ran.sums)?,
+        resumed: done.count(),
         ran: ran.tasks,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pass_selects_its_shard_and_skips_what_is_done() {
+        let pass = Pass {
+            id: RunId::parse("n=1").unwrap(),
+            tasks: 10,
+            shard: Shard { index: 1, count: 3 },
+            checkpoint: None,
+        };
+        assert_eq!(pass.selected(), 3);
+        assert!(pass.selects(4) && !pass.selects(5) && !pass.selects(0));
+        let mut done = Resumed::new(10);
+        done.add(&TaskResult {
+            index: 4,
+            weighted: 0,
+            work: 0,
+        })
+        .unwrap();
+        let left: Vec<usize> = pass.remaining(&done).collect();
+        assert_eq!(left, [1, 7]);
+        let beyond = Pass {
+            shard: Shard { index: 4, count: 5 },
+            tasks: 3,
+            ..pass
+        };
+        assert_eq!(beyond.remaining(&done).count(), 0);
+    }
 }

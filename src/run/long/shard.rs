@@ -103,6 +103,11 @@ pub struct ShardReport {
     /// engine: they are `backtrack`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<Engine>,
+    /// The version of the engine's list of units the shard's tasks come from (absent
+    /// from the outputs of versions before it was recorded: `merge` refuses those).
+    /// Covered by the seal like every field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub units: Option<u32>,
     /// The symmetry mode.
     pub symmetry: Symmetry,
     /// Rows fixed to form tasks (the backtracking engine only).
@@ -216,6 +221,7 @@ impl ShardReport {
         RunIdentity {
             n: self.n,
             engine: self.engine(),
+            units: self.units,
             symmetry: self.symmetry,
             split_depth: self.split_depth,
             placements: self.placements.clone(),

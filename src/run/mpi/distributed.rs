@@ -9,8 +9,10 @@
 //! requests rather than blocking, as MPI's blocking receive spins a core.
 //!
 //! Each request carries the results of the rank's previous range, task by task, so
-//! rank 0 knows every finished task: it records them in the checkpoint as they arrive
-//! (a rerun after a lost rank resumes from there) and sums them. At the end one
+//! rank 0 knows every finished task: it checks each against the units it holds (in
+//! range, never received before, the checkpoint's resumed units included: `Received`),
+//! records them in the checkpoint as they arrive (a rerun after a lost rank resumes
+//! from there) and sums them; at the end every unit must have been received. At the end one
 //! reduction sums each rank's own sums (as 32-bit limbs, exact) and thread counts; rank
 //! 0 checks that they agree with the reports it summed, and alone returns the result.
 //!
@@ -37,8 +39,10 @@ use crate::run::count::stop::Stop;
 use crate::run::long::checkpoint::Checkpoint;
 use crate::run::long::identity::RunIdentity;
 use crate::run::long::longrun::{LongRun, LongRunOptions};
-use crate::run::long::resumable::{open_checkpoint, remaining, stopped, Pass};
+use crate::run::long::resumable::{open_checkpoint, stopped, Pass};
+use crate::run::long::shard::Shard;
 use crate::run::mpi::limbs::{pack, unpack, LIMBS};
+use crate::run::mpi::received::Received;
 use crate::run::mpi::requests::{parse_request, request};
 
 /// Variables that hold the number of ranks on this node.
@@ -104,7 +108,7 @@ pub fn count_distributed(
         .fields()
         .with("shard", "all"),
         tasks,
-        selected: (0..tasks).collect(),
+        shard: Shard { index: 0, count: 1 },
         checkpoint: long.checkpoint,
     };
     // Rank 0 opens the checkpoint and tells every rank which tasks it holds (or that
@@ -115,9 +119,7 @@ pub fn count_distributed(
     if world.rank() == 0 {
         match open_checkpoint(&pass) {
             Ok((checkpoint, done)) => {
-                for r in &done {
-                    done_marks[r.index] = 1;
-                }
+                done.indices().for_each(|i| done_marks[i] = 1);
                 opened = Some((checkpoint, done));
             }
             Err(e) => {
@@ -139,9 +141,16 @@ pub fn count_distributed(
         root.reduce_into(&local[..], SystemOperation::sum());
         return Ok(None);
     };
-    debug_assert_eq!(todo, remaining(&pass, &done));
     let ranks = usize::try_from(world.size()).unwrap_or(1);
-    let served = serve_and_work(&world, &setup, &todo, ranks, checkpoint.as_ref(), stop);
+    let received = Received::new(tasks, done.indices());
+    let served = serve_and_work(
+        &world,
+        &setup,
+        &todo,
+        ranks,
+        (&received, checkpoint.as_ref()),
+        stop,
+    );
     let finish = checkpoint.as_ref().map_or(Ok(()), Checkpoint::finish);
     let own = served.as_ref().map_or(SATURATED, |s| s.own);
     let local = pack(own, setup.threads);
@@ -156,14 +165,22 @@ pub fn count_distributed(
         ));
     }
     if served.ran < todo.len() {
-        return Err(stopped(done.len() + served.ran, tasks, checkpoint.as_ref()));
+        let saved = done.count() + served.ran;
+        return Err(stopped(saved, tasks, checkpoint.as_ref()));
     }
-    let sums = Sums::total_of(&done)?.checked_add(served.reported)?;
+    // Every unit once: the record refused repeats, so all of them are there.
+    if received.count() != tasks {
+        return Err(Error::Mpi(format!(
+            "{} of the {tasks} units were received: the results are incomplete",
+            received.count()
+        )));
+    }
+    let sums = done.sums().checked_add(served.reported)?;
     Ok(Some(LongRun {
         count: Count::conclude(&setup, sums, threads, options.unique)?,
         shard: None,
         tasks,
-        resumed: done.len(),
+        resumed: done.count(),
         ran: served.ran,
         checkpointed: long.checkpoint.is_some(),
     }))
@@ -185,14 +202,14 @@ struct Served {
 }
 
 /// Rank 0: its pool works through the shared counter while the main thread hands
-/// ranges to the other ranks, records and sums their results, until each has been
-/// told that the work is done.
+/// ranges to the other ranks, checks (in `received`: each unit in range and new),
+/// records and sums their results, until each has been told that the work is done.
 fn serve_and_work<C: Communicator>(
     world: &C,
     setup: &Setup,
     todo: &[usize],
     ranks: usize,
-    checkpoint: Option<&Checkpoint>,
+    (received, checkpoint): (&Received, Option<&Checkpoint>),
     stop: &Stop,
 ) -> Result<Served, Error> {
     let next = AtomicUsize::new(0);
@@ -200,6 +217,10 @@ fn serve_and_work<C: Communicator>(
     let record = |result: &TaskResult| match checkpoint {
         Some(c) => c.record(result, stop.is_requested()),
         None => Ok(()),
+    };
+    let own = |result: &TaskResult| {
+        received.accept(result.index, "rank 0")?;
+        record(result)
     };
     std::thread::scope(|scope| {
         let local = scope.spawn(|| {
@@ -212,7 +233,7 @@ fn serve_and_work<C: Communicator>(
                     })
                 });
                 let indices = positions.map(|p| todo[p]);
-                drive(indices, stop, |i| setup.run_task(i), record)
+                drive(indices, stop, |i| setup.run_task(i), own)
             })
         });
         let mut reported = Sums::default();
@@ -232,7 +253,13 @@ fn serve_and_work<C: Communicator>(
             if reason != 0 {
                 stop.request(reason);
             }
+            let source = format!("rank {}", status.source_rank());
             for result in results {
+                // A unit out of range or received before counts nowhere.
+                if let Err(e) = received.accept(result.index, &source) {
+                    failure.get_or_insert(e);
+                    continue;
+                }
                 let added = Sums::of(&result);
                 match reported.checked_add(added) {
                     Ok(sums) => reported = sums,

@@ -1,8 +1,9 @@
-//! The words of a rank's request to rank 0 in a distributed count (cargo feature
-//! `mpi`): the range size it wants, the reason of a stop on that rank, and the results
-//! of its previous range, task by task, as `u64`s that MPI sends as they are.
+//! The words a rank sends rank 0 with each request for work: the range size it wants,
+//! the reason of a stop on that rank (0 for none), and the results of its previous
+//! range, five words each.
 //!
-//! A lowest module of the MPI folder: it uses the engine layer's task result only.
+//! Compiled without the `mpi` feature too, so that its tests always run. It uses the
+//! engine layer's [`TaskResult`] only.
 
 use crate::engine::TaskResult;
 

@@ -3,18 +3,15 @@
 
 use std::collections::BTreeMap;
 
-use crate::backtrack::plan::tasks::MAX_TASKS;
 use crate::engine::counting;
 use crate::error::Error;
 use crate::limits::MAX_N;
 use crate::model::placement::Placement;
+use crate::run::long::identity::UNITS_KEY;
 use crate::run::long::merge::MergeOptions;
+use crate::run::long::plausible::too_many;
 use crate::run::long::shard::{Shard, ShardReport};
 use crate::symmetry::Symmetry;
-
-/// The largest weight one solution found by a task stands for (the eight symmetries
-/// of the square).
-pub(crate) const MAX_WEIGHT: u128 = 8;
 
 /// Why a report cannot be the output of any shard, if it cannot.
 pub(crate) fn impossible(r: &ShardReport) -> Option<String> {
@@ -26,10 +23,12 @@ pub(crate) fn impossible(r: &ShardReport) -> Option<String> {
     if let Some(problem) = counting(engine).impossible(r.n, r.symmetry, r.split_depth, placed) {
         return Some(problem);
     }
-    if r.tasks_total > MAX_TASKS {
+    let most = counting(engine).max_units(r.n);
+    if r.tasks_total > most {
         return Some(format!(
-            "{} tasks is more than a run can have",
-            r.tasks_total
+            "{} tasks is more than a run of the {engine} engine can have for n = {} (at most \
+             {most})",
+            r.tasks_total, r.n
         ));
     }
     if !r.placements.is_empty() && Placement::parse(r.n, &r.placements).is_err() {
@@ -58,13 +57,7 @@ pub(crate) fn impossible(r: &ShardReport) -> Option<String> {
         return Some(format!("the {engine} engine's work is not what it reports"));
     };
     let (work, unit) = (work.amount(), work.unit());
-    // A unit's solutions are at most its work (a backtracking task's nodes: one per
-    // queen in its last row; a join unit's pairs), or one for a task that is a whole
-    // board. Each weighs at most MAX_WEIGHT.
-    let bound = work
-        .checked_add(r.tasks as u128)
-        .and_then(|found| found.checked_mul(MAX_WEIGHT));
-    if bound.is_some_and(|bound| r.total > bound) {
+    if too_many(r.total, work, r.tasks as u128) {
         return Some(format!(
             "its total {} is more than its {work} {unit} could have found",
             r.total
@@ -101,6 +94,14 @@ pub(crate) fn check_seals(
                 })
             }
         }
+        if r.units.is_none() {
+            return fail(format!(
+                "{name} records no version of the {} engine's unit list: it was written \
+                 before shard reports recorded one, and its tasks cannot be told from another \
+                 list's; rerun that shard with this nqueens",
+                r.engine()
+            ));
+        }
         if let Some(problem) = impossible(r) {
             return fail(format!("{name} is impossible: {problem}"));
         }
@@ -121,6 +122,16 @@ pub(crate) fn check_shard_set(reports: &[(String, ShardReport)]) -> Result<(), E
     let run = first.identity();
     for (name, r) in reports {
         if let Some(diff) = r.identity().difference(&run) {
+            if diff.key == UNITS_KEY {
+                return fail(format!(
+                    "{name} was counted with version {} of the {} engine's unit list and \
+                     {first_name} with version {}: shards of different unit lists cannot be \
+                     merged (rerun the shards of one version with one build)",
+                    diff.this.unwrap_or_default(),
+                    r.engine(),
+                    diff.other.unwrap_or_default()
+                ));
+            }
             return fail(format!(
                 "{name} is from another run than {first_name}: {}",
                 diff.describe("there", &format!("in {first_name}"))

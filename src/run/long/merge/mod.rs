@@ -9,12 +9,13 @@ use serde::Serialize;
 
 use crate::engine::{counting, Engine, Work};
 use crate::error::Error;
+use crate::published::{self, Check};
 use crate::run::long::shard::ShardReport;
 use crate::symmetry::rotation::fundamental;
 use crate::symmetry::Symmetry;
 
 use checks::{check_seals, check_shard_set};
-pub use read::read_shard_reports;
+pub use read::{read_shard_report_file, read_shard_reports};
 
 /// The sum of a complete set of shard outputs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -41,6 +42,8 @@ pub struct Merged {
     pub tasks: usize,
     /// The engine that counted.
     pub engine: Engine,
+    /// The version of its list of units that every shard used.
+    pub units: u32,
     /// The symmetry mode.
     pub symmetry: Symmetry,
     /// Rows fixed to form tasks (the backtracking engine only).
@@ -56,6 +59,14 @@ pub struct Merged {
     /// The reports merged without a seal (allowed by [`MergeOptions::allow_unsealed`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unsealed: Vec<String>,
+    /// How the merged total (and `unique`, when there is one) compares with the
+    /// published values ([`crate::published`]): [`Check::None`] for placed queens and
+    /// for n >= 28. The table never supplies a count.
+    pub published: Check,
+    /// For [`Check::Mismatch`]: what differs, naming the merged and the published
+    /// values.
+    #[serde(skip)]
+    pub disagreement: Option<String>,
 }
 
 /// How [`merge`] treats reports without a seal.
@@ -113,6 +124,11 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
         }
         _ => None,
     };
+    let (published, disagreement) = if first.placements.is_empty() {
+        published::compare(first.n, total, unique)
+    } else {
+        (Check::None, None)
+    };
     Ok(Merged {
         n: first.n,
         total,
@@ -122,12 +138,16 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
         work: counting(engine).work(work),
         tasks: first.tasks_total,
         engine,
+        // `check_seals` refused every report without a version, `check_shard_set` a mix.
+        units: first.units.unwrap_or_default(),
         symmetry: first.symmetry,
         split_depth: first.split_depth,
         placements: first.placements.clone(),
         shards: first.shards,
         shard_seconds: reports.iter().map(|(_, r)| r.seconds).sum(),
         unsealed,
+        published,
+        disagreement,
     })
 }
 
@@ -135,7 +155,7 @@ pub fn merge(reports: &[(String, ShardReport)], options: &MergeOptions) -> Resul
 mod tests {
     use super::*;
     use crate::cpu::Kernel;
-    use crate::run::long::merge::checks::MAX_WEIGHT;
+    use crate::run::long::plausible::MAX_WEIGHT;
     use crate::run::long::shard::Shard;
 
     fn merge_all(reports: &[(String, ShardReport)]) -> Result<Merged, Error> {
@@ -149,6 +169,7 @@ mod tests {
             ShardReport {
                 n: 8,
                 engine: Some(Engine::UNNAMED),
+                units: Some(1),
                 symmetry: Symmetry::Mirror,
                 kernel: Some(Kernel::Scalar),
                 split_depth: Some(2),
@@ -213,6 +234,37 @@ mod tests {
     }
 
     #[test]
+    fn unit_list_versions_are_recorded_and_never_mixed() {
+        let set: Vec<_> = (0..2).map(|i| report(i, 2)).collect();
+        assert_eq!(merge_all(&set).unwrap().units, 1);
+        let mut mixed = set.clone();
+        mixed[1].1.units = Some(2);
+        mixed[1].1 = mixed[1].1.clone().sealed();
+        let e = merge_all(&mixed).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "s1.json was counted with version 2 of the backtrack engine's unit list and \
+             s0.json with version 1: shards of different unit lists cannot be merged (rerun \
+             the shards of one version with one build)"
+        );
+        // The seal covers the version: changing it unsealed is a failed seal.
+        let mut edited = set.clone();
+        edited[1].1.units = Some(2);
+        assert!(matches!(
+            merge_all(&edited).unwrap_err(),
+            Error::ShardSeal { missing: false, .. }
+        ));
+        let mut old = set;
+        old[0].1.units = None;
+        old[0].1 = old[0].1.clone().sealed();
+        let e = merge_all(&old).unwrap_err().to_string();
+        assert!(
+            e.starts_with("s0.json records no version of the backtrack engine's unit list"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn shards_of_different_kernels_and_versions_merge() {
         let mut set: Vec<_> = (0..2).map(|i| report(i, 2)).collect();
         set[1].1.kernel = Some(Kernel::Avx512);
@@ -271,6 +323,27 @@ mod tests {
     }
 
     #[test]
+    fn every_join_unit_is_within_the_bound_of_its_pairs() {
+        use crate::model::placement::Placement;
+        use crate::run::count::options::Options;
+        use crate::run::count::setup::Setup;
+        use crate::run::long::plausible::too_many;
+        for n in 4..=12 {
+            let options = Options {
+                threads: Some(1),
+                symmetry: Symmetry::Full,
+                engine: "join".parse().unwrap(),
+                ..Options::default()
+            };
+            let setup = Setup::new(&Placement::empty(n).unwrap(), &options).unwrap();
+            for i in 0..setup.plan.len() {
+                let r = setup.run_task(i).unwrap();
+                assert!(!too_many(r.weighted, r.work, 1), "n = {n}: {r:?}");
+            }
+        }
+    }
+
+    #[test]
     fn every_task_finds_at_most_eight_solutions_per_node() {
         use crate::model::placement::Placement;
         use crate::run::count::options::Options;
@@ -286,7 +359,7 @@ mod tests {
                     };
                     let setup = Setup::new(&Placement::empty(n).unwrap(), &options).unwrap();
                     for i in 0..setup.plan.len() {
-                        let r = setup.run_task(i);
+                        let r = setup.run_task(i).unwrap();
                         let found = r.work.max(1);
                         assert!(r.weighted <= MAX_WEIGHT * found, "n = {n}: {r:?}");
                     }

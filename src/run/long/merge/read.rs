@@ -1,14 +1,77 @@
 //! Reading shard reports from a file: one JSON object per line, read exactly, and
-//! a message that says what a wrong file is instead.
+//! a message that says what a wrong file is instead. A file is read only if it is a
+//! regular file of at most [`REPORT_LIMIT`] bytes, one bounded line at a time.
+
+use std::io::{BufReader, Read};
+use std::path::Path;
 
 use crate::error::Error;
+use crate::files::{open_input, read_line, FileError, Line, REPORT_LIMIT};
 use crate::run::long::shard::ShardReport;
+
+/// The longest line of a file of shard reports (a report takes well under 1 KiB).
+const LINE_LIMIT: usize = 64 << 10;
 
 /// What a shard report is the output of, for messages.
 const WANTED: &str = "count --shard I/K --json";
 
 /// The first word of a checkpoint file (one given to `merge` by mistake).
 const CHECKPOINT_HEADER: &str = "nqueens-checkpoint";
+
+/// Reads the shard reports in the file at `path`: a regular file of at most
+/// [`REPORT_LIMIT`] bytes (refused from its size, unread, if larger), read one line of
+/// at most 64 KiB at a time, each line as in [`read_shard_reports`].
+///
+/// # Errors
+/// [`Error::Merge`] for a file that is not a regular file, too large, or not shard
+/// reports (as [`read_shard_reports`] says); [`Error::Io`] when it cannot be read.
+pub fn read_shard_report_file(path: &Path) -> Result<Vec<(String, ShardReport)>, Error> {
+    let name = path.display().to_string();
+    let io = |source| Error::Io {
+        context: format!("cannot read {name}"),
+        source,
+    };
+    let refuse = |e: FileError| match e {
+        FileError::Io(source) => io(source),
+        e => Error::Merge(format!("{name} {e}: expected the output of {WANTED}")),
+    };
+    let file = open_input(path).map_err(refuse)?;
+    let size = file.metadata().map_err(io)?.len();
+    if size > REPORT_LIMIT {
+        return Err(refuse(FileError::TooLarge {
+            size,
+            limit: REPORT_LIMIT,
+        }));
+    }
+    let mut reader = BufReader::new(file.take(REPORT_LIMIT + 1));
+    let mut lines = Vec::new();
+    let mut line = Vec::new();
+    let mut read = 0u64;
+    for number in 1.. {
+        let found = read_line(&mut reader, &mut line, LINE_LIMIT).map_err(io)?;
+        read += line.len() as u64;
+        if found == Line::TooLong {
+            return Err(Error::Merge(format!(
+                "{name} line {number} is longer than {} KiB: not the output of {WANTED}",
+                LINE_LIMIT >> 10
+            )));
+        }
+        if read > REPORT_LIMIT {
+            return Err(refuse(FileError::TooLarge {
+                size: read,
+                limit: REPORT_LIMIT,
+            }));
+        }
+        let Ok(text) = std::str::from_utf8(&line) else {
+            return Err(not_text(&name));
+        };
+        lines.push((number, text.trim_end_matches(['\n', '\r']).to_string()));
+        if found == Line::End {
+            break;
+        }
+    }
+    reports_of(&name, lines.iter().map(|(n, l)| (*n, l.as_str())))
+}
 
 /// Reads the shard reports in `bytes` (the content of a file named `name`): one JSON
 /// object per non-empty line. Each report is named `name`, or `name:LINE` when the
@@ -18,17 +81,26 @@ const CHECKPOINT_HEADER: &str = "nqueens-checkpoint";
 /// [`Error::Merge`] for anything else, saying what it is instead where it can tell (a
 /// checkpoint, the output of a whole count or of a merge, no JSON object at all).
 pub fn read_shard_reports(name: &str, bytes: &[u8]) -> Result<Vec<(String, ShardReport)>, Error> {
-    let fail = |why: String| Err(Error::Merge(why));
     let Ok(text) = std::str::from_utf8(bytes) else {
-        return fail(format!(
-            "{name} is not text: expected the output of {WANTED}"
-        ));
+        return Err(not_text(name));
     };
-    let lines: Vec<(usize, &str)> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .collect();
+    reports_of(name, text.lines().enumerate().map(|(i, l)| (i + 1, l)))
+}
+
+/// The refusal of a file that is not text.
+fn not_text(name: &str) -> Error {
+    Error::Merge(format!(
+        "{name} is not text: expected the output of {WANTED}"
+    ))
+}
+
+/// The shard reports of the numbered `lines` of the file `name` (blank lines skipped).
+fn reports_of<'a>(
+    name: &str,
+    lines: impl Iterator<Item = (usize, &'a str)>,
+) -> Result<Vec<(String, ShardReport)>, Error> {
+    let fail = |why: String| Err(Error::Merge(why));
+    let lines: Vec<(usize, &str)> = lines.filter(|(_, l)| !l.trim().is_empty()).collect();
     let Some(&(_, first)) = lines.first() else {
         return fail(format!("{name} is empty: expected the output of {WANTED}"));
     };
@@ -42,9 +114,9 @@ pub fn read_shard_reports(name: &str, bytes: &[u8]) -> Result<Vec<(String, Shard
         .into_iter()
         .map(|(number, line)| {
             let report = parse_report(line)
-                .map_err(|why| Error::Merge(format!("{name} line {} {why}", number + 1)))?;
+                .map_err(|why| Error::Merge(format!("{name} line {number} {why}")))?;
             let name = if several {
-                format!("{name}:{}", number + 1)
+                format!("{name}:{number}")
             } else {
                 name.to_string()
             };

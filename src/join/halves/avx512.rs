@@ -1,0 +1,103 @@
+//! The AVX-512 half-board generation: the whole generation compiled with AVX-512F,
+//! BMI2 and POPCNT, and an inner loop testing eight pairs per step, the kept ones
+//! left-packed by a compress into a register and written with one unaligned store.
+//! Every `unsafe` block relies on the [`Avx512Popcnt`] token (`crate::cpu`), which only
+//! `Avx512::popcnt` makes, after finding those features (and more).
+
+#![allow(
+    clippy::inline_always,
+    reason = "the inner loop must inline into the generation compiled with the AVX-512 features"
+)]
+
+use std::arch::x86_64::{
+    __m512i, _mm512_and_si512, _mm512_loadu_si512, _mm512_mask_test_epi64_mask,
+    _mm512_maskz_compress_epi64, _mm512_or_si512, _mm512_set1_epi64, _mm512_storeu_si512,
+    _mm512_test_epi64_mask,
+};
+
+use super::inner::{InnerParts, INNER_PAD};
+use super::walk::generate_with;
+use super::{HalfBoards, HalfCursor, InnerLoop, OuterPart, Piece};
+use crate::cpu::x86_64::Avx512Popcnt;
+
+/// [`super::generate`] with the AVX-512 inner loop; `token` proves the features.
+pub(super) fn generate(
+    token: Avx512Popcnt,
+    piece: &Piece<'_>,
+    cursor: &mut HalfCursor,
+    out: &mut HalfBoards,
+) {
+    // SAFETY: `token` proves AVX-512F, BMI2 and POPCNT (`Avx512::popcnt`), the
+    // features `generate_avx512` is compiled with.
+    unsafe { generate_avx512(token, piece, cursor, out) }
+}
+
+/// The generation, inlined and compiled with the AVX-512 features.
+#[target_feature(enable = "avx512f,bmi2,popcnt")]
+fn generate_avx512(
+    token: Avx512Popcnt,
+    piece: &Piece<'_>,
+    cursor: &mut HalfCursor,
+    out: &mut HalfBoards,
+) {
+    generate_with(token, piece, cursor, out);
+}
+
+impl InnerLoop for Avx512Popcnt {
+    #[inline(always)]
+    fn join(
+        self,
+        outer: &OuterPart,
+        inner: &InnerParts,
+        buffer: &mut [u64],
+        mut len: usize,
+    ) -> usize {
+        // SAFETY: `self` proves AVX-512F (`Avx512::popcnt`).
+        let (avoid_sum, avoid_diff, pattern) = unsafe {
+            (
+                _mm512_set1_epi64(outer.avoid_sum.cast_signed()),
+                _mm512_set1_epi64(outer.avoid_diff.cast_signed()),
+                _mm512_set1_epi64(outer.pattern.cast_signed()),
+            )
+        };
+        let tagged = &inner.tagged[outer.flag];
+        let keep = &inner.keep[outer.flag];
+        let mut i = 0;
+        while i < inner.padded_len() {
+            let load = |values: &[u64]| -> __m512i {
+                let eight: &[u64; INNER_PAD] =
+                    values[i..i + INNER_PAD].try_into().expect("padded to 8");
+                // SAFETY: `self` proves AVX-512F; `eight` is 64 readable bytes, loaded
+                // unaligned.
+                unsafe { _mm512_loadu_si512(eight.as_ptr().cast()) }
+            };
+            let (sum, diff, keep, tagged) = (
+                load(&inner.sum),
+                load(&inner.diff),
+                load(keep),
+                load(tagged),
+            );
+            // SAFETY: `self` proves AVX-512F.
+            let (packed, kept) = unsafe {
+                let conflicts = _mm512_or_si512(
+                    _mm512_and_si512(sum, avoid_sum),
+                    _mm512_and_si512(diff, avoid_diff),
+                );
+                // Kept: no conflict, and marked to keep (all ones).
+                let free = !_mm512_test_epi64_mask(conflicts, conflicts);
+                let kept = _mm512_mask_test_epi64_mask(free, keep, keep);
+                let values = _mm512_or_si512(tagged, pattern);
+                (_mm512_maskz_compress_epi64(kept, values), kept.count_ones())
+            };
+            let slot: &mut [u64; INNER_PAD] = (&mut buffer[len..len + INNER_PAD])
+                .try_into()
+                .expect("the buffer has a slack of 8");
+            // SAFETY: `self` proves AVX-512F; `slot` is 64 writable bytes, stored
+            // unaligned.
+            unsafe { _mm512_storeu_si512(slot.as_mut_ptr().cast(), packed) };
+            len += kept as usize;
+            i += INNER_PAD;
+        }
+        len
+    }
+}

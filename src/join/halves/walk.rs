@@ -1,0 +1,319 @@
+//! The walk over a half's column splits (see the parent module): for each split, its
+//! two cells, the inner one prepared, the outer one joined placement by placement,
+//! stopping at the piece's cap and resuming from the cursor.
+
+#![allow(
+    clippy::inline_always,
+    reason = "the walk must inline into the wrappers compiled with the vector features"
+)]
+
+use super::inner::INNER_PAD;
+use super::{Cells, HalfBoards, HalfCursor, HalfSpec, InnerLoop, OuterPart, Piece, CELL_LIMIT};
+use crate::join::bits::{binomial, colex_rank, deposit_bits, low_mask, next_same_popcount};
+use crate::join::cells::CellWalk;
+use crate::join::layout::{Layout, QuadrantPlace};
+use crate::join::quadrants::QuadrantEntry;
+
+/// One split's two cells, in the quadrants' local coordinates.
+#[derive(Clone, Copy)]
+struct Split {
+    /// The north cell's rows, columns and colex rank of the columns.
+    north: (u64, u64, u64),
+    /// The south cell's rows, columns and colex rank of the columns.
+    south: (u64, u64, u64),
+}
+
+/// [`super::generate`] with the inner loop `inner_loop`, inlined into its caller
+/// (which the vector paths compile with their target features).
+#[inline(always)]
+pub(super) fn generate_with<L: InnerLoop>(
+    inner_loop: L,
+    piece: &Piece<'_>,
+    cursor: &mut HalfCursor,
+    out: &mut HalfBoards,
+) {
+    let layout = piece.layout;
+    let spec = piece.spec;
+    let side = layout.half;
+    let north_rows = spec.rows & layout.north_rows();
+    let south_rows = (spec.rows & layout.south_rows()) >> layout.far0;
+    let columns = spec.columns >> spec.col0;
+    let north_size = north_rows.count_ones();
+    let all_columns = columns == low_mask(side);
+    // With every column free, the colex rank of the complement of the rank-r subset is
+    // `C(q, q - k) - 1 - r`.
+    let south_last_rank = binomial(side, side - north_size.min(side)).wrapping_sub(1);
+    if !cursor.started {
+        *cursor = HalfCursor {
+            started: true,
+            rank: 0,
+            compact: low_mask(north_size),
+            outer: 0,
+            done: false,
+        };
+    }
+    let splits = binomial(columns.count_ones(), north_size);
+    while cursor.rank < splits {
+        let north_columns = deposit_bits(cursor.compact, columns);
+        let south_columns = columns & !north_columns;
+        let (north_rank, south_rank) = if all_columns {
+            (cursor.rank, south_last_rank - cursor.rank)
+        } else {
+            (colex_rank(north_columns), colex_rank(south_columns))
+        };
+        let split = Split {
+            north: (north_rows, north_columns, north_rank),
+            south: (south_rows, south_columns, south_rank),
+        };
+        let finished = match piece.cells {
+            Cells::Table(_) => from_table(inner_loop, piece, split, cursor, out),
+            Cells::OnDemand => on_demand(inner_loop, piece, split, cursor, out),
+        };
+        if !finished {
+            return;
+        }
+        cursor.rank += 1;
+        cursor.outer = 0;
+        if north_size > 0 {
+            cursor.compact = next_same_popcount(cursor.compact);
+        }
+    }
+    cursor.done = true;
+}
+
+/// Joins one split with its cells from the table; false when it stopped at the cap.
+#[inline(always)]
+fn from_table<L: InnerLoop>(
+    inner_loop: L,
+    piece: &Piece<'_>,
+    split: Split,
+    cursor: &mut HalfCursor,
+    out: &mut HalfBoards,
+) -> bool {
+    let Cells::Table(table) = piece.cells else {
+        unreachable!("called for the table only")
+    };
+    let north_list = table.cell_at(split.north.0, split.north.2);
+    if north_list.is_empty() {
+        return true;
+    }
+    let south_list = table.cell_at(split.south.0, split.south.2);
+    if south_list.is_empty() {
+        return true;
+    }
+    join_lists(inner_loop, piece, north_list, south_list, cursor, out)
+}
+
+/// Joins the whole cells `north_list` and `south_list`, the longer one prepared as the
+/// inner list (fewer, longer inner loops: measured faster), from `cursor.outer` on;
+/// false when it stopped at the cap.
+#[inline(always)]
+fn join_lists<L: InnerLoop>(
+    inner_loop: L,
+    piece: &Piece<'_>,
+    north_list: &[QuadrantEntry],
+    south_list: &[QuadrantEntry],
+    cursor: &mut HalfCursor,
+    out: &mut HalfBoards,
+) -> bool {
+    let inner_is_north = north_list.len() >= south_list.len();
+    let (outer_list, inner_list) = if inner_is_north {
+        (south_list, north_list)
+    } else {
+        (north_list, south_list)
+    };
+    let mut join = Joiner::new(inner_loop, piece, inner_is_north, inner_list, out);
+    // Room for the split's half-boards, or for the rest of the piece.
+    let padded = out.inner.padded_len();
+    let rest = (outer_list.len() - cursor.outer).saturating_mul(padded);
+    out.reserve(rest.min(piece.cap.saturating_sub(out.len) + padded) + INNER_PAD);
+    for (done, &outer) in outer_list.iter().enumerate().skip(cursor.outer) {
+        if join.full(out) {
+            cursor.outer = done;
+            return false;
+        }
+        join.one(outer, out);
+    }
+    true
+}
+
+/// Joins one split with its cells made on demand; false when it stopped at the cap.
+/// Cells of at most [`super::CELL_LIMIT`] placements are held whole and joined as the
+/// table's are; past that, the cell with fewer queens (at most `(q / 2)!`
+/// placements, which the limit covers) is held and the other one streamed in pieces.
+#[inline(always)]
+fn on_demand<L: InnerLoop>(
+    inner_loop: L,
+    piece: &Piece<'_>,
+    split: Split,
+    cursor: &mut HalfCursor,
+    out: &mut HalfBoards,
+) -> bool {
+    let side = piece.layout.half;
+    let [mut north, mut south] = std::mem::take(&mut out.cells);
+    north.clear();
+    south.clear();
+    let mut north_walk = CellWalk::new(side, split.north.0, split.north.1);
+    let mut south_walk = CellWalk::new(side, split.south.0, split.south.1);
+    let north_done = north_walk.fill(&mut north, CELL_LIMIT);
+    let south_done = !north.is_empty() && south_walk.fill(&mut south, CELL_LIMIT);
+    let finished = if north.is_empty() || south.is_empty() {
+        true
+    } else if north_done && south_done {
+        join_lists(inner_loop, piece, &north, &south, cursor, out)
+    } else {
+        // The cell with fewer queens is whole (it has at most `(q / 2)!` placements);
+        // the other one is walked again from its start.
+        let inner_is_north = split.north.0.count_ones() <= split.south.0.count_ones();
+        if inner_is_north {
+            stream(
+                inner_loop,
+                piece,
+                true,
+                &north,
+                split.south,
+                &mut south,
+                cursor,
+                out,
+            )
+        } else {
+            stream(
+                inner_loop,
+                piece,
+                false,
+                &south,
+                split.north,
+                &mut north,
+                cursor,
+                out,
+            )
+        }
+    };
+    out.cells = [north, south];
+    finished
+}
+
+/// Joins the whole cell `inner_list` with every placement of the cell `outer_cell`,
+/// walked in chunks of at most [`CELL_LIMIT`] held in `chunk`, from `cursor.outer`
+/// on; false when it stopped at the cap.
+#[inline(always)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the split's parts, passed apart so that the walk borrows them apart"
+)]
+fn stream<L: InnerLoop>(
+    inner_loop: L,
+    piece: &Piece<'_>,
+    inner_is_north: bool,
+    inner_list: &[QuadrantEntry],
+    outer_cell: (u64, u64, u64),
+    chunk: &mut Vec<QuadrantEntry>,
+    cursor: &mut HalfCursor,
+    out: &mut HalfBoards,
+) -> bool {
+    let mut join = Joiner::new(inner_loop, piece, inner_is_north, inner_list, out);
+    let mut walk = CellWalk::new(piece.layout.half, outer_cell.0, outer_cell.1);
+    let mut seen = 0usize;
+    loop {
+        chunk.clear();
+        let done = walk.fill(chunk, CELL_LIMIT);
+        for &outer in chunk.iter() {
+            if seen >= cursor.outer {
+                if join.full(out) {
+                    cursor.outer = seen;
+                    return false;
+                }
+                out.reserve(out.inner.padded_len() + INNER_PAD);
+                join.one(outer, out);
+            }
+            seen += 1;
+        }
+        if done {
+            return true;
+        }
+    }
+}
+
+/// The join of one split's outer placements with its prepared inner list.
+struct Joiner<'a, L> {
+    /// The inner loop.
+    inner_loop: L,
+    /// The geometry.
+    layout: &'a Layout,
+    /// The half.
+    spec: &'a HalfSpec,
+    /// The cap of the piece.
+    cap: usize,
+    /// Whether the inner list is the north cell's.
+    inner_is_north: bool,
+    /// Where the outer quadrant sits.
+    outer_place: QuadrantPlace,
+    /// Where the inner quadrant sits.
+    inner_place: QuadrantPlace,
+}
+
+impl<'a, L: InnerLoop> Joiner<'a, L> {
+    /// Prepares `inner_list` in `out` for the split.
+    #[inline(always)]
+    fn new(
+        inner_loop: L,
+        piece: &Piece<'a>,
+        inner_is_north: bool,
+        inner_list: &[QuadrantEntry],
+        out: &mut HalfBoards,
+    ) -> Self {
+        let layout = piece.layout;
+        let spec = piece.spec;
+        let north_place = layout.place(0, spec.col0);
+        let south_place = layout.place(layout.far0, spec.col0);
+        let (outer_place, inner_place) = if inner_is_north {
+            (south_place, north_place)
+        } else {
+            (north_place, south_place)
+        };
+        out.inner
+            .fill(layout, spec, inner_list, inner_place, inner_is_north);
+        Joiner {
+            inner_loop,
+            layout,
+            spec,
+            cap: piece.cap,
+            inner_is_north,
+            outer_place,
+            inner_place,
+        }
+    }
+
+    /// Whether the list is at the cap: one more outer placement could pass it (a piece
+    /// always takes at least one).
+    #[inline(always)]
+    fn full(&self, out: &HalfBoards) -> bool {
+        out.len > 0 && out.len + out.inner.padded_len() > self.cap
+    }
+
+    /// Joins the outer placement `outer` with every inner one (`out` has room for them).
+    #[inline(always)]
+    fn one(&mut self, outer: QuadrantEntry, out: &mut HalfBoards) {
+        let spec = self.spec;
+        let outer_sum = u64::from(outer.sum) << self.outer_place.sum_shift;
+        let outer_diff = u64::from(outer.diff) << self.outer_place.diff_shift;
+        if (outer_sum & spec.blocked_sum) | (outer_diff & spec.blocked_diff) != 0 {
+            return;
+        }
+        let flag = if self.inner_is_north {
+            outer_sum & spec.anti_sum != 0
+        } else {
+            outer_diff & spec.main_diff != 0
+        };
+        let outer_part = OuterPart {
+            pattern: self.layout.pattern(outer_sum, outer_diff),
+            flag: usize::from(flag),
+            // The diagonals below the inner quadrant's frame cannot matter.
+            avoid_sum: (outer_sum | spec.blocked_sum) >> self.inner_place.sum_shift,
+            avoid_diff: (outer_diff | spec.blocked_diff) >> self.inner_place.diff_shift,
+        };
+        out.len = self
+            .inner_loop
+            .join(&outer_part, &out.inner, &mut out.buffer, out.len);
+    }
+}

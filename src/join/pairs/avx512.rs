@@ -1,0 +1,219 @@
+//! The AVX-512 counting loop: the preparation (with BMI2 `pext`) and the count compiled
+//! with AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ, BMI2 and POPCNT. A block's lane is one
+//! 512-bit vector: the chunk tables of an item are combined by OR three at a time
+//! (`vpternlogq`), and the conflicts are counted with the native vector popcount
+//! (`vpopcntq`). Every `unsafe` block relies on the [`Avx512Popcnt`] token
+//! (`crate::cpu`), which only `Avx512::popcnt` makes, after finding those
+//! features.
+
+#![allow(
+    clippy::inline_always,
+    reason = "the helpers must inline into the count compiled with the AVX-512 features"
+)]
+
+use std::arch::x86_64::{
+    __m512i, _mm512_add_epi64, _mm512_load_si512, _mm512_or_si512, _mm512_popcnt_epi64,
+    _mm512_reduce_add_epi64, _mm512_setzero_si512, _mm512_ternarylogic_epi64, _pext_u64,
+};
+
+use super::blocks::{BlockInfo, Lane, Prepared};
+use super::{PairCounts, BLOCK_SLOTS, CHUNK_BITS, CHUNK_ENTRIES, CLASS_COUNT};
+use crate::cpu::x86_64::Avx512Popcnt;
+
+/// The `vpternlogq` truth table of `a | b | c`.
+const OR3: i32 = 0xFE;
+
+/// Prepares the blocks of `stored` (at most `2^30` patterns) for items like `sample`;
+/// `token` proves the features.
+pub(super) fn prepare(
+    token: Avx512Popcnt,
+    stored: &[u64],
+    sample: &[u64],
+    prepared: &mut Prepared,
+) {
+    // SAFETY: `token` proves AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ, BMI2 and POPCNT
+    // (`Avx512::popcnt`), the features `prepare_with_features` is compiled
+    // with.
+    unsafe { prepare_with_features(token, stored, sample, prepared) }
+}
+
+/// Counts the disjoint pairs of the tagged `items` (at most `2^30`) and the prepared
+/// blocks; `token` proves the features.
+pub(super) fn count(token: Avx512Popcnt, items: &[u64], prepared: &mut Prepared) -> PairCounts {
+    // SAFETY: `token` proves AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ, BMI2 and POPCNT
+    // (`Avx512::popcnt`), the features `count_with_features` is compiled
+    // with.
+    unsafe { count_with_features(token, items, prepared) }
+}
+
+/// The preparation, with hardware `pext`, compiled with the features.
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
+fn prepare_with_features(
+    token: Avx512Popcnt,
+    stored: &[u64],
+    sample: &[u64],
+    prepared: &mut Prepared,
+) {
+    prepared.prepare_stored(stored, sample, |value, mask| pext(token, value, mask));
+}
+
+/// The item grouping, with hardware `pext`, and the counting loop, compiled with the
+/// features.
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
+fn count_with_features(token: Avx512Popcnt, items: &[u64], prepared: &mut Prepared) -> PairCounts {
+    prepared.group(items, |value, mask| pext(token, value, mask));
+    count_blocks(token, prepared, prepared.grouped_items(items))
+}
+
+/// BMI2 `pext`.
+#[inline(always)]
+fn pext(_: Avx512Popcnt, value: u64, mask: u64) -> u64 {
+    // SAFETY: the token proves BMI2.
+    unsafe { _pext_u64(value, mask) }
+}
+
+/// The lane as one vector.
+#[inline(always)]
+fn load(_: Avx512Popcnt, lane: &Lane) -> __m512i {
+    // SAFETY: the token proves AVX-512F; a `Lane` is 64 readable bytes aligned to 64
+    // bytes, so this is an aligned load inside it.
+    unsafe { _mm512_load_si512(lane.0.as_ptr().cast()) }
+}
+
+/// `a | b | c`.
+#[inline(always)]
+fn or3(_: Avx512Popcnt, a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+    // SAFETY: the token proves AVX-512F.
+    unsafe { _mm512_ternarylogic_epi64::<OR3>(a, b, c) }
+}
+
+/// `a | b`.
+#[inline(always)]
+fn or(_: Avx512Popcnt, a: __m512i, b: __m512i) -> __m512i {
+    // SAFETY: the token proves AVX-512F.
+    unsafe { _mm512_or_si512(a, b) }
+}
+
+/// `sums` plus the set bits of each 64-bit lane of `value`.
+#[inline(always)]
+fn add_popcounts(_: Avx512Popcnt, sums: __m512i, value: __m512i) -> __m512i {
+    // SAFETY: the token proves AVX-512F and AVX-512VPOPCNTDQ.
+    unsafe { _mm512_add_epi64(sums, _mm512_popcnt_epi64(value)) }
+}
+
+/// The table index of chunk `chunk` of the compacted item `compact`: its bits from
+/// `CHUNK_BITS * chunk` on, at most [`CHUNK_BITS`] of them.
+#[inline(always)]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "the value is masked to CHUNK_BITS (7) bits"
+)]
+fn chunk_index(compact: u64, chunk: usize) -> usize {
+    ((compact >> (chunk * CHUNK_BITS as usize)) & (CHUNK_ENTRIES as u64 - 1)) as usize
+}
+
+/// Counts every block against its compatible item groups.
+#[inline(always)]
+fn count_blocks(token: Avx512Popcnt, prepared: &Prepared, items: &[u64]) -> PairCounts {
+    let mut counts = PairCounts::default();
+    // SAFETY: the token proves AVX-512F.
+    let mut set_bits = [unsafe { _mm512_setzero_si512() }; CLASS_COUNT];
+    for block in &prepared.blocks {
+        let tables =
+            &prepared.lanes[block.table_start..block.table_start + block.chunks * CHUNK_ENTRIES];
+        let pass = Pass {
+            prepared,
+            items,
+            block,
+            tables,
+        };
+        match block.chunks {
+            0 => pass.run::<0>(token, &mut set_bits, &mut counts),
+            1 => pass.run::<1>(token, &mut set_bits, &mut counts),
+            2 => pass.run::<2>(token, &mut set_bits, &mut counts),
+            3 => pass.run::<3>(token, &mut set_bits, &mut counts),
+            4 => pass.run::<4>(token, &mut set_bits, &mut counts),
+            5 => pass.run::<5>(token, &mut set_bits, &mut counts),
+            6 => pass.run::<6>(token, &mut set_bits, &mut counts),
+            7 => pass.run::<7>(token, &mut set_bits, &mut counts),
+            8 => pass.run::<8>(token, &mut set_bits, &mut counts),
+            9 => pass.run::<9>(token, &mut set_bits, &mut counts),
+            _ => unreachable!("at most 62 varying bits, so at most 9 chunks of 7"),
+        }
+    }
+    // `per_class` holds the evaluated slots so far (below 2^61); the conflicts are some
+    // of them, each lane's sum below 2^61 too.
+    for (count, conflicts) in counts.per_class.iter_mut().zip(set_bits) {
+        // SAFETY: the token proves AVX-512F.
+        let conflicts = unsafe { _mm512_reduce_add_epi64(conflicts) };
+        *count -= conflicts.cast_unsigned();
+    }
+    counts
+}
+
+/// One block and what it is counted against.
+struct Pass<'a> {
+    /// The preparation (item groups, key mask).
+    prepared: &'a Prepared,
+    /// The grouped items.
+    items: &'a [u64],
+    /// The block.
+    block: &'a BlockInfo,
+    /// Its chunk tables.
+    tables: &'a [Lane],
+}
+
+impl Pass<'_> {
+    /// Counts the block against every item group disjoint from its common key, with
+    /// `CHUNKS` table lookups per item: the conflicts go to `set_bits` (per class, in
+    /// 64-bit lanes), the evaluated slots to `counts`.
+    #[inline(always)]
+    fn run<const CHUNKS: usize>(
+        &self,
+        token: Avx512Popcnt,
+        set_bits: &mut [__m512i; CLASS_COUNT],
+        counts: &mut PairCounts,
+    ) {
+        let tables = &self.tables[..CHUNKS * CHUNK_ENTRIES];
+        let varying = self.block.varying;
+        let padding = load(token, &self.block.padding);
+        let free_keys = !self.block.common_key & self.prepared.key_mask;
+        let entry = |compact: u64, chunk: usize| {
+            load(
+                token,
+                &tables[chunk * CHUNK_ENTRIES + chunk_index(compact, chunk)],
+            )
+        };
+        // Every key disjoint from the block's common key (a submask walk).
+        let mut key = 0u32;
+        loop {
+            for (class, class_bits) in set_bits.iter_mut().enumerate() {
+                let items = &self.items[self.prepared.group_range(key, class)];
+                // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
+                let evaluated = (items.len() * BLOCK_SLOTS) as u64;
+                counts.per_class[class] += evaluated;
+                counts.pairs += evaluated;
+                let mut sums = *class_bits;
+                for &item in items {
+                    let compact = pext(token, item, varying);
+                    // The chunks ORed three at a time into the padding.
+                    let mut acc = padding;
+                    let mut chunk = 0;
+                    while chunk + 2 <= CHUNKS {
+                        acc = or3(token, acc, entry(compact, chunk), entry(compact, chunk + 1));
+                        chunk += 2;
+                    }
+                    if chunk < CHUNKS {
+                        acc = or(token, acc, entry(compact, chunk));
+                    }
+                    sums = add_popcounts(token, sums, acc);
+                }
+                *class_bits = sums;
+            }
+            key = key.wrapping_sub(free_keys) & free_keys;
+            if key == 0 {
+                break;
+            }
+        }
+    }
+}

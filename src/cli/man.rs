@@ -28,13 +28,14 @@ Examples:
 
 /// The commands with a page, as `man <TAB>` completes them (a test checks that the
 /// list is the command line's).
-pub const COMMANDS: [&str; 9] = [
+pub const COMMANDS: [&str; 10] = [
     "count",
     "solve",
     "verify",
     "bench",
     "compare",
     "merge",
+    "audit",
     "estimate",
     "completions",
     "man",

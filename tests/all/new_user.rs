@@ -58,7 +58,7 @@ fn completion_scripts_complete_values_and_command_names() {
         "format values"
     );
     assert!(
-        bash.contains("count solve verify bench compare merge estimate completions man"),
+        bash.contains("count solve verify bench compare merge audit estimate completions man"),
         "man <TAB> completes the command names"
     );
     let zsh = stdout_of(&["completions", "zsh"]);
@@ -66,7 +66,7 @@ fn completion_scripts_complete_values_and_command_names() {
         zsh.contains(":KERNEL:(auto scalar avx2 avx512)"),
         "zsh kernel values"
     );
-    assert!(zsh.contains("(count solve verify bench compare merge estimate completions man)"));
+    assert!(zsh.contains("(count solve verify bench compare merge audit estimate completions man)"));
 }
 
 #[test]

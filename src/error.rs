@@ -35,7 +35,7 @@ pub enum Error {
     /// (checked before anything is allocated).
     #[error(
         "the {engine} engine needs {} of memory for N = {n}, and {} is available here (free memory, the job's memory limit, or the address space that ulimit -v/-d leaves)",
-        human_bytes(*needed),
+        human_bytes_up(*needed),
         human_bytes(*available)
     )]
     Memory {
@@ -52,7 +52,7 @@ pub enum Error {
     /// ([`crate::Options::memory`]) on its threads.
     #[error(
         "the {engine} engine needs at least {} of memory for N = {n} on {threads} thread{}, more than the budget of {}",
-        human_bytes(*needed),
+        human_bytes_up(*needed),
         if *threads == 1 { "" } else { "s" },
         human_bytes(*budget)
     )]
@@ -227,6 +227,36 @@ pub(crate) fn human_bytes(bytes: u64) -> String {
     }
 }
 
+/// Like [`human_bytes`], rounded up in its last digit: for a need, so that a need just
+/// above a budget never reads as equal to it ("needs 14.1 MiB", not "14.0 MiB").
+pub(crate) fn human_bytes_up(bytes: u64) -> String {
+    let shown = human_bytes(bytes);
+    let Some((value, unit)) = shown.split_once(' ') else {
+        return shown;
+    };
+    match (value.parse::<f64>(), unit) {
+        (_, "bytes") | (Err(_), _) => shown,
+        (Ok(v), _) => {
+            let step = 1u64
+                << (10
+                    * (["KiB", "MiB", "GiB", "TiB", "PiB"]
+                        .iter()
+                        .position(|u| *u == unit)
+                        .map_or(0, |p| p + 1)));
+            #[allow(
+                clippy::cast_precision_loss,
+                reason = "a size for people to read: three digits are plenty"
+            )]
+            let exact = bytes as f64 / step as f64;
+            if exact > v {
+                format!("{:.1} {unit}", v + 0.1)
+            } else {
+                shown
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,5 +266,12 @@ mod tests {
         assert_eq!(human_bytes(512), "512 bytes");
         assert_eq!(human_bytes(1536), "1.5 KiB");
         assert_eq!(human_bytes(67 << 30), "67.0 GiB");
+    }
+
+    #[test]
+    fn a_need_is_rounded_up() {
+        assert_eq!(human_bytes_up(14 << 20), "14.0 MiB");
+        assert_eq!(human_bytes_up((14 << 20) + 1), "14.1 MiB");
+        assert_eq!(human_bytes_up(512), "512 bytes");
     }
 }

@@ -246,33 +246,6 @@ pub fn open_for_update(path: &Path) -> Result<File, FileError> {
     Ok(file)
 }
 
-/// Whether stdout was closed when the program started (`>&-`).
-///
-/// The Rust runtime puts `/dev/null`, opened for reading and writing, in the place of
-/// a closed stdout, so that writes to it succeed and a result would be lost without a
-/// word. That is what is looked for: `/dev/null` open for reading and writing on
-/// stdout. A shell's `>/dev/null` opens it for writing only and is told apart (a
-/// program that hands its child a read-write `/dev/null` as stdout, such as Python's
-/// `subprocess.DEVNULL`, looks the same as a closed stdout).
-pub fn stdout_was_closed() -> bool {
-    #[cfg(unix)]
-    {
-        use rustix::fs::{fcntl_getfl, fstat, stat, OFlags};
-        let out = std::io::stdout();
-        let (Ok(here), Ok(null)) = (fstat(&out), stat("/dev/null")) else {
-            return false;
-        };
-        let same = here.st_rdev == null.st_rdev && here.st_mode == null.st_mode;
-        let read_write =
-            fcntl_getfl(&out).is_ok_and(|flags| flags & OFlags::RWMODE == OFlags::RDWR);
-        same && read_write
-    }
-    #[cfg(not(unix))]
-    {
-        false
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -99,6 +99,8 @@ pub use run::long::shard::{Shard, ShardReport};
 #[cfg(feature = "mpi")]
 pub use run::mpi::distributed::count_distributed;
 pub use run::mpi::launch::{launched_by_mpi, refuse_mpi_launch};
+#[cfg(feature = "mpi")]
+pub use run::mpi::session::finalize_mpi;
 pub use solutions::{write_solutions, ListOptions, Listing, Solutions};
 pub use symmetry::Symmetry;
 

@@ -96,9 +96,9 @@ impl Lines {
             .is_some_and(|&b| b == b'{');
         if report {
             return Err(refuse(format!(
-                "{} is a shard report, not a checkpoint: a report holds its shard's sum, not \
-                 its units; audit a sharded run through its shards' checkpoints (count \
-                 --shard I/K --checkpoint FILE)",
+                "{} is JSON (a shard report?), not a checkpoint: a report holds its shard's \
+                 sum, not its units; audit a sharded run through its shards' checkpoints \
+                 (count --shard I/K --checkpoint FILE)",
                 self.name
             )));
         }

@@ -1,7 +1,10 @@
 //! Argument types and parsers shared by several commands.
 
 use clap::Args;
-use nqueens::limits::{check_split_depth, max_split_depth, Quantity};
+use nqueens::limits::{check_split_depth, max_split_depth, min_split_depth, Quantity};
+
+use super::choices::named;
+use super::Failure;
 use nqueens::{EngineChoice, Kernel, Options, Symmetry};
 
 /// Parses a board size N in `0..=32`.
@@ -119,10 +122,11 @@ pub fn memory_size(s: &str) -> Result<u64, String> {
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
     /// Worker threads [default: every logical CPU].
-    #[arg(long, value_name = "T", value_parser = thread_count, allow_negative_numbers = true)]
+    #[arg(short = 'j', long, value_name = "T", value_parser = thread_count, allow_negative_numbers = true)]
     pub threads: Option<usize>,
     /// Symmetry reduction: full (8-fold), mirror (first-row halving) or none (whole tree).
-    #[arg(long, value_name = "MODE", default_value = "full", value_parser = symmetry)]
+    #[arg(long, value_name = "MODE", default_value = "full",
+          value_parser = named(symmetry, Symmetry::ALL.map(Symmetry::name)))]
     pub symmetry: Symmetry,
     /// Rows fixed to form tasks, from 1 to N [default: enough for thousands of tasks].
     #[arg(long, value_name = "D", value_parser = split_depth, allow_negative_numbers = true)]
@@ -135,13 +139,15 @@ pub struct RunArgs {
     /// also has AVX-512BW and VPOPCNTDQ; its AVX2 code otherwise), its AVX2 code for
     /// avx2, its portable code for scalar. It never chooses the engine. The JSON
     /// `kernel` says what ran. Every kernel gives the same counts.
-    #[arg(long, value_name = "KERNEL", default_value = "auto", value_parser = kernel)]
+    #[arg(long, value_name = "KERNEL", default_value = "auto",
+          value_parser = named(kernel, Kernel::ALL.map(Kernel::name)))]
     pub kernel: Kernel,
     /// Counting engine: auto (join for whole boards under full symmetry of even N >= 12
     /// and odd N >= 17, backtrack otherwise), join (the half-board join: whole boards, full symmetry,
     /// the fastest), or backtrack (the bitmask search: every option, node counts).
     /// Every engine gives the same counts.
-    #[arg(long, value_name = "ENGINE", default_value = "auto", value_parser = engine)]
+    #[arg(long, value_name = "ENGINE", default_value = "auto",
+          value_parser = named(engine, EngineChoice::ALL.map(EngineChoice::name)))]
     pub engine: EngineChoice,
     /// The memory the count may use, such as 512M, 4G or 1.5T [default: the memory
     /// available: free memory, or the job's memory limit]. The join engine fits its
@@ -176,10 +182,20 @@ impl RunArgs {
     }
 
     /// The library options for runs over many sizes up to `max_n`: a split depth is
-    /// capped into each board's range by the library ([`Options::for_board`]). The
-    /// kernel must run on this processor.
-    pub fn options_clamped(&self, max_n: usize) -> Result<Options, nqueens::Error> {
+    /// capped into each board's range by the library ([`Options::for_board`]), and
+    /// must be at least 1 (as `count` requires). The kernel must run on this
+    /// processor.
+    pub fn options_clamped(&self, max_n: usize) -> Result<Options, Failure> {
         self.kernel.resolved()?;
+        if let Some(depth) = self.split_depth {
+            let lowest = min_split_depth(max_n);
+            if depth < i64::try_from(lowest).unwrap_or(i64::MAX) {
+                return Err(Failure::usage(format!(
+                    "split depth {depth} is out of range: it must be from {lowest} to N \
+                     (a depth above a board's N is capped at N)"
+                )));
+            }
+        }
         let hi = max_split_depth(max_n);
         // Clamped into 0..=hi (a negative depth becomes 0).
         let clamp = |d: i64| usize::try_from(d).map_or(0, |d| d.min(hi));

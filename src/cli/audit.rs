@@ -11,7 +11,7 @@ use nqueens::{audit, Audit, AuditOptions, DEFAULT_SAMPLE, MAX_SAMPLE};
 
 use super::args::{parse_usize_in_range, thread_count};
 use super::output::print_stdout;
-use super::Outcome;
+use super::{paths, Outcome};
 
 /// Examples shown at the end of `nqueens audit --help` (each one runs as shown).
 pub const EXAMPLES: &str = "\
@@ -72,6 +72,9 @@ fn fresh_seed() -> u64 {
 /// Runs `audit`: exit status 1 if a drawn unit disagrees (named on stderr, the summary
 /// on stdout all the same), 2 for files it cannot audit.
 pub fn run(args: &AuditArgs) -> Outcome {
+    for path in &args.files {
+        paths::input_file(path, "the checkpoint")?;
+    }
     let options = AuditOptions {
         sample: args.sample,
         seed: args.seed.unwrap_or_else(fresh_seed),

@@ -14,14 +14,15 @@ use super::report::compare::check_plan;
 use super::report::instructions::{available as valgrind_available, instructions_row};
 use super::report::ladder::{assemble, start_date, time_row, Settings};
 use super::report::plot;
-use super::{Failure, Outcome};
+use super::{against, paths, Failure, Outcome};
 
 /// Examples shown at the end of `nqueens bench --help` (each one runs as shown).
 pub const EXAMPLES: &str = "\
 Examples:
   nqueens bench --to 14 --no-save             # n = 8..=14, 10 samples a row, the table only
   nqueens bench --from 10 --to 14 --runs 5 --json --no-save > run.json
-  nqueens bench --to 13 --kernel scalar --plot scalar.svg --out bench-scalar    # saves JSON and Markdown";
+  nqueens bench --to 13 --kernel scalar --plot scalar.svg --out bench-scalar    # saves JSON and Markdown
+  nqueens bench --to 12 --runs 3 --threshold 50 --against \"$(command -v nqueens)\"   # two binaries in turns";
 
 /// The largest n of the default ladder, by measure: instruction counts run about 50
 /// times slower under valgrind.
@@ -83,6 +84,16 @@ pub struct BenchArgs {
     /// any row regressed.
     #[arg(long, value_name = "OLD.json")]
     pub baseline: Option<PathBuf>,
+    /// Time this binary against `OLD_BINARY` instead, running `count N` of each in turns
+    /// (as hyperfine does): a verdict per rung on the ratio of median wall times and its
+    /// interval, confirmed by CPU seconds; exit status 1 if any rung regressed. Writes
+    /// no files.
+    #[arg(long, value_name = "OLD_BINARY", conflicts_with_all = ["baseline", "plot"])]
+    pub against: Option<PathBuf>,
+    /// With --against: the new binary to time [default: this one] (any build, or a
+    /// wrapper script that adds options).
+    #[arg(long = "new", value_name = "NEW_BINARY", requires = "against")]
+    pub new_binary: Option<PathBuf>,
     #[command(flatten)]
     pub verdict: VerdictArgs,
 }
@@ -113,7 +124,9 @@ pub fn run(args: &BenchArgs) -> Outcome {
             ));
         }
         if let Err(why) = valgrind_available() {
-            eprintln!("bench: no instruction counts: {why}; measuring time instead");
+            super::output::note(&format!(
+                "bench: no instruction counts: {why}; measuring time instead"
+            ));
             measure = Measure::Time;
         }
     }
@@ -133,6 +146,35 @@ pub fn run(args: &BenchArgs) -> Outcome {
         options.threads = Some(1);
     }
     let sizes: Vec<usize> = (from..=to).collect();
+    if let Some(old) = &args.against {
+        if measure == Measure::Instructions {
+            return Err(Failure::usage(
+                "--against times both binaries: it cannot be combined with --measure \
+                 instructions",
+            ));
+        }
+        let old_version = against::check_binary(old)?;
+        let new_version = match &args.new_binary {
+            Some(new) => against::check_binary(new)?,
+            None => format!("nqueens {}", super::version::SHORT),
+        };
+        let plan = against::Plan {
+            old,
+            new: args.new_binary.as_deref(),
+            sizes,
+            run: &args.run,
+            runs: args.runs.unwrap_or(DEFAULT_RUNS[index]),
+            threshold: args.verdict.threshold / 100.0,
+            json: args.json,
+        };
+        return against::run(&plan, [old_version, new_version]);
+    }
+    if !args.no_save {
+        paths::output_folder(&args.out, "the report folder (--out)")?;
+    }
+    if let Some(path) = &args.plot {
+        paths::output_file(path, "the plot")?;
+    }
     let baseline = match &args.baseline {
         Some(path) => {
             let baseline = load_report(path)?;
@@ -178,18 +220,21 @@ fn finish(args: &BenchArgs, report: &BenchReport, baseline: Option<&BenchReport>
     }
     if !args.no_save {
         let (json, md) = report.save(&args.out)?;
-        eprintln!("saved {} and {}", json.display(), md.display());
+        super::output::note(&format!("saved {} and {}", json.display(), md.display()));
     }
+    let comparison = match baseline {
+        Some(baseline) => Some(compare_reports(baseline, report, &args.verdict)?),
+        None => None,
+    };
     if let Some(path) = &args.plot {
-        match baseline {
-            Some(baseline) => draw_pair(path, baseline, report)?,
-            None => plot::draw(path, &[(&report.label(), report)]).map_err(Failure::runtime)?,
+        match (baseline, &comparison) {
+            (Some(baseline), Some(comparison)) => draw_pair(path, baseline, report, comparison)?,
+            _ => plot::draw(path, &[(&report.label(), report)]).map_err(Failure::runtime)?,
         }
     }
-    let Some(baseline) = baseline else {
+    let Some(comparison) = comparison else {
         return Ok(ExitCode::SUCCESS);
     };
-    let comparison = compare_reports(baseline, report, &args.verdict)?;
     // Keep stdout pure JSON with --json: the verdicts then go to stderr.
     if args.json {
         eprint!("{}", comparison.to_markdown());

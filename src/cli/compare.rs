@@ -10,7 +10,7 @@ use super::output::print_stdout;
 use super::report::bench::BenchReport;
 use super::report::compare::{compare, Comparison};
 use super::report::{load::load, plot};
-use super::{Failure, Outcome};
+use super::{paths, Failure, Outcome};
 
 /// Examples shown at the end of `nqueens compare --help` (each one runs as shown).
 pub const EXAMPLES: &str = "\
@@ -65,9 +65,12 @@ fn threshold(s: &str) -> Result<f64, String> {
 pub fn run(args: &CompareArgs) -> Outcome {
     let baseline = load_report(&args.baseline)?;
     let new = load_report(&args.new)?;
+    if let Some(path) = &args.plot {
+        paths::output_file(path, "the plot")?;
+    }
     let comparison = compare_reports(&baseline, &new, &args.verdict)?;
     if let Some(path) = &args.plot {
-        draw_pair(path, &baseline, &new)?;
+        draw_pair(path, &baseline, &new, &comparison)?;
     }
     if args.json {
         let json = serde_json::to_string(&comparison).expect("a comparison serializes");
@@ -80,6 +83,7 @@ pub fn run(args: &CompareArgs) -> Outcome {
 
 /// Reads a report; a missing, damaged or foreign file is bad input (status 2).
 pub fn load_report(path: &Path) -> Result<BenchReport, Failure> {
+    paths::input_file(path, "the bench report")?;
     load(path).map_err(Failure::usage)
 }
 
@@ -92,16 +96,27 @@ pub fn compare_reports(
 ) -> Result<Comparison, Failure> {
     let comparison = compare(baseline, new, verdict.threshold / 100.0).map_err(Failure::usage)?;
     for warning in &comparison.warnings {
-        eprintln!("warning: {warning}");
+        super::output::note(&format!("warning: {warning}"));
     }
     Ok(comparison)
 }
 
-/// Draws the baseline and the new run into one SVG file.
-pub fn draw_pair(path: &Path, baseline: &BenchReport, new: &BenchReport) -> Result<(), Failure> {
+/// Draws the baseline and the new run into one SVG file, with the ratios of
+/// `comparison` below them.
+pub fn draw_pair(
+    path: &Path,
+    baseline: &BenchReport,
+    new: &BenchReport,
+    comparison: &Comparison,
+) -> Result<(), Failure> {
     let old_label = format!("baseline {}", baseline.label());
     let new_label = format!("new {}", new.label());
-    plot::draw(path, &[(&old_label, baseline), (&new_label, new)]).map_err(Failure::runtime)
+    plot::draw_comparison(
+        path,
+        &[(&old_label, baseline), (&new_label, new)],
+        comparison,
+    )
+    .map_err(Failure::runtime)
 }
 
 /// Status 1 when any row regressed, else 0.

@@ -6,7 +6,7 @@ use clap::Args;
 use super::args::{board_size, RunArgs};
 #[cfg(not(feature = "mpi"))]
 use super::Failure;
-use super::{place, Outcome};
+use super::{paths, place, Outcome};
 
 /// Examples shown at the end of `nqueens count --help` (each one runs as shown).
 pub const EXAMPLES: &str = "\
@@ -60,6 +60,9 @@ pub fn run(args: &CountArgs) -> Outcome {
     })?;
     let options = args.options()?;
     let placement = place::placement(args.n, args.place.as_deref())?;
+    if let Some(checkpoint) = &args.long.checkpoint {
+        paths::checkpoint_file(checkpoint)?;
+    }
     #[cfg(feature = "mpi")]
     if nqueens::launched_by_mpi() {
         return super::longrun::run_distributed(&args.long, args.json, &placement, &options);

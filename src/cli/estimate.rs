@@ -8,6 +8,7 @@ use nqueens::limits::{Quantity, DEFAULT_PROBES};
 use nqueens::{estimate_with, Estimate, EstimateStage};
 
 use super::args::{board_size, parse_quantity, RunArgs};
+use super::numbers::{core_time, grouped, grouped_usize, threads};
 use super::output::print_stdout;
 use super::Outcome;
 
@@ -125,11 +126,13 @@ fn summary(e: &Estimate, shard_hours: Option<f64>) -> String {
         .split_depth
         .map_or(String::new(), |d| format!(", split depth {d}"));
     let sampled = match (e.probes, e.units_sampled) {
-        (Some(probes), _) => format!(", {probes} probes (seed {})", e.seed),
-        (None, Some(units)) => format!(", {units} units timed (seed {})", e.seed),
+        (Some(probes), _) => format!(", {} probes (seed {})", grouped(probes), e.seed),
+        (None, Some(units)) => format!(", {} units timed (seed {})", grouped(units), e.seed),
         (None, None) => String::new(),
     };
-    let tasks = e.tasks.map_or(String::new(), |t| format!(", {t} tasks"));
+    let tasks = e
+        .tasks
+        .map_or(String::new(), |t| format!(", {} tasks", grouped_usize(t)));
     let mut lines = vec![format!(
         "n = {}, {} engine, symmetry {}{depth}{tasks}{sampled}",
         e.n, e.engine, e.symmetry
@@ -156,19 +159,23 @@ fn summary(e: &Estimate, shard_hours: Option<f64>) -> String {
     match (e.seconds, e.seconds_low, e.seconds_high, e.core_hours) {
         (Some(seconds), Some(low), Some(high), Some(core_hours)) => {
             lines.push(format!(
-                "time:    {} on {} threads (95%: {} .. {})",
+                "time:    {} on {} (95%: {} .. {})",
                 duration(seconds),
-                e.threads,
+                threads(e.threads),
                 duration(low),
                 duration(high)
             ));
+            if e.threads > 1 {
+                lines.push(format!("threads: {}", scaling(e)));
+            }
             let speed = match (e.nodes_per_second_per_thread, e.setup_seconds) {
                 (Some(rate), _) => format!("at {rate:.3e} nodes/s per thread"),
                 (None, Some(setup)) => format!("after tables built in {}", duration(setup)),
                 (None, None) => String::new(),
             };
             lines.push(format!(
-                "cpu:     {core_hours:.3e} core-hours {speed} ({} kernel, measured here)",
+                "cpu:     {} {speed} ({} kernel, measured here)",
+                core_time(core_hours),
                 e.kernel
             ));
         }
@@ -193,6 +200,23 @@ fn summary(e: &Estimate, shard_hours: Option<f64>) -> String {
     lines.join("\n") + "\n"
 }
 
+/// How the threads were modelled: the measured speedup, and what happens to threads
+/// past the CPUs.
+fn scaling(e: &Estimate) -> String {
+    let speedup = format!("{:.2}x one thread (measured here)", e.speedup);
+    if e.threads > e.cpus {
+        format!(
+            "{speedup}: {} asked for, but this machine lets this process use {} CPUs, \
+             so only {} run at once",
+            threads(e.threads),
+            grouped_usize(e.cpus),
+            grouped_usize(e.cpus)
+        )
+    } else {
+        speedup
+    }
+}
+
 /// A byte count in the largest fitting binary unit.
 fn bytes(bytes: u64) -> String {
     const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
@@ -214,7 +238,7 @@ fn bytes(bytes: u64) -> String {
 }
 
 /// Seconds in the largest fitting unit; a thousand years and more in scientific
-/// notation with three significant digits (`3.24e7 years`), as the core-hours are.
+/// notation with three significant digits (`3.24e7 years`).
 fn duration(seconds: f64) -> String {
     const YEAR: f64 = 365.25 * 86400.0;
     const UNITS: [(f64, &str); 5] = [

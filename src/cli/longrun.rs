@@ -72,7 +72,9 @@ fn grace(s: &str) -> Result<f64, String> {
 impl LongRunArgs {
     /// The progress mode the flags ask for.
     pub fn progress_mode(&self) -> Mode {
-        if self.progress {
+        if super::output::is_quiet() {
+            Mode::Off
+        } else if self.progress {
             Mode::On
         } else if self.no_progress {
             Mode::Off
@@ -177,6 +179,7 @@ fn ended<T>(result: Result<T, Error>, stop: &Stop, quiet: bool) -> Result<T, Fai
                 };
                 eprintln!("{line}");
             }
+            finalize_mpi();
             std::process::exit(i32::from(signals::status(reason)))
         }
         other => {
@@ -233,10 +236,21 @@ pub fn run_distributed(
         stop: Some(&stop),
     };
     let result = nqueens::count_distributed(placement, options, &plan);
-    let Some(result) = ended(result, &stop, quiet)? else {
-        return Ok(ExitCode::SUCCESS);
+    let outcome = match ended(result, &stop, quiet) {
+        Ok(Some(result)) => print_run(&result, long.checkpoint.as_deref(), json),
+        Ok(None) => Ok(ExitCode::SUCCESS),
+        Err(failure) => Err(failure),
     };
-    print_run(&result, long.checkpoint.as_deref(), json)
+    // An error is printed after this, by `main`: MPI is finalized first here, as it
+    // was before the environment outlived the count.
+    finalize_mpi();
+    outcome
+}
+
+/// Finalizes MPI, if a distributed count started it, once everything is printed.
+fn finalize_mpi() {
+    #[cfg(feature = "mpi")]
+    nqueens::finalize_mpi();
 }
 
 /// This process's MPI rank, as its launcher tells it.

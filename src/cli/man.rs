@@ -12,11 +12,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use clap_mangen::roff::{bold, roman, Roff};
+use clap_mangen::roff::{bold, italic, roman, Inline, Roff};
 use clap_mangen::Man;
 
+use super::choices::named;
 use super::output::print_stdout;
-use super::{Failure, Outcome};
+use super::{paths, Failure, Outcome};
 
 /// Examples shown at the end of `nqueens man --help`.
 pub const EXAMPLES: &str = "\
@@ -25,12 +26,28 @@ Examples:
   nqueens man count | man -l -                 # read nqueens-count(1)
   nqueens man --dir ~/.local/share/man/man1    # install every page";
 
+/// The commands with a page, as `man <TAB>` completes them (a test checks that the
+/// list is the command line's).
+pub const COMMANDS: [&str; 10] = [
+    "count",
+    "solve",
+    "verify",
+    "bench",
+    "compare",
+    "merge",
+    "audit",
+    "estimate",
+    "completions",
+    "man",
+];
+
 /// Arguments of `man`.
 #[derive(Debug, Args)]
 pub struct ManArgs {
     /// The command whose page to print (count, solve, ...) [default: the page of
     /// nqueens itself].
-    #[arg(value_name = "COMMAND", conflicts_with = "dir")]
+    #[arg(value_name = "COMMAND", conflicts_with = "dir",
+          value_parser = named(clap::builder::NonEmptyStringValueParser::new(), COMMANDS))]
     pub command: Option<String>,
     /// Write every page (nqueens.1, nqueens-count.1, ...) into DIR instead, creating
     /// it if needed.
@@ -42,13 +59,14 @@ pub struct ManArgs {
 pub fn run(args: &ManArgs) -> Outcome {
     let top = built_command();
     if let Some(dir) = &args.dir {
+        paths::output_folder(dir, "the manual folder (--dir)")?;
         let written = write_pages(&top, dir).map_err(|e| {
             Failure::runtime(format!(
                 "cannot write the pages into {}: {e}",
                 dir.display()
             ))
         })?;
-        eprintln!("wrote {written} pages into {}", dir.display());
+        super::output::note(&format!("wrote {written} pages into {}", dir.display()));
         return Ok(ExitCode::SUCCESS);
     }
     let page = match &args.command {
@@ -109,7 +127,9 @@ fn page(command: &clap::Command, parent: Option<&clap::Command>) -> io::Result<V
     let mut out = Vec::new();
     man.render_title(&mut out)?;
     man.render_name_section(&mut out)?;
-    man.render_synopsis_section(&mut out)?;
+    let mut head = Roff::new();
+    synopsis(&mut head, command, parent);
+    head.to_writer(&mut out)?;
     man.render_description_section(&mut out)?;
     if command.get_arguments().any(|a| !a.is_hide_set()) {
         man.render_options_section(&mut out)?;
@@ -130,6 +150,69 @@ fn page(command: &clap::Command, parent: Option<&clap::Command>) -> io::Result<V
         man.render_version_section(&mut out)?;
     }
     Ok(without_repeated_preamble(&out))
+}
+
+/// The SYNOPSIS section, with the value of each option (`[--threads <T>]`), which
+/// `clap_mangen`'s own synopsis leaves out.
+fn synopsis(roff: &mut Roff, command: &clap::Command, parent: Option<&clap::Command>) {
+    let name = match parent {
+        Some(parent) => format!("{} {}", parent.get_name(), command.get_name()),
+        None => command.get_name().to_string(),
+    };
+    let mut line: Vec<Inline> = vec![bold(name)];
+    let arguments = command.get_arguments().filter(|a| !a.is_hide_set());
+    let (positionals, options): (Vec<&clap::Arg>, Vec<&clap::Arg>) =
+        arguments.partition(|a| a.is_positional());
+    for arg in options {
+        line.push(roman(" ["));
+        let names: Vec<String> = arg
+            .get_short()
+            .map(|s| format!("-{s}"))
+            .into_iter()
+            .chain(arg.get_long().map(|l| format!("--{l}")))
+            .collect();
+        line.push(bold(names.join("|")));
+        if arg.get_action().takes_values() {
+            line.push(roman(" "));
+            line.push(italic(placeholder(arg)));
+        }
+        line.push(roman("]"));
+    }
+    for arg in positionals {
+        let value = placeholder(arg);
+        let repeated = if arg.get_num_args().is_some_and(|n| n.max_values() > 1) {
+            "..."
+        } else {
+            ""
+        };
+        line.push(roman(" "));
+        if arg.is_required_set() {
+            line.push(italic(format!("{value}{repeated}")));
+        } else {
+            line.push(roman("["));
+            line.push(italic(format!("{value}{repeated}")));
+            line.push(roman("]"));
+        }
+    }
+    if command.has_subcommands() {
+        line.push(roman(" "));
+        line.push(italic("<COMMAND>"));
+    }
+    roff.control("SH", ["SYNOPSIS"]);
+    roff.text(line);
+}
+
+/// `<T>`: an argument's value name, as `--help` shows it.
+fn placeholder(arg: &clap::Arg) -> String {
+    let names: Vec<String> = arg.get_value_names().map_or_else(
+        || vec![arg.get_id().to_string().to_uppercase()],
+        |names| names.iter().map(ToString::to_string).collect(),
+    );
+    names
+        .iter()
+        .map(|n| format!("<{n}>"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The page with `clap_mangen`'s two-line preamble (which each section it renders on its
@@ -179,13 +262,17 @@ fn exit_statuses(roff: &mut Roff) {
         ("0", "success"),
         (
             "1",
-            "a failure while running, or a check that found a mismatch: verify; count or \
-             merge whose total differs from the published one (printed all the same); audit \
-             with a unit whose recount disagrees",
+            "a failure while running (a full disk, a failed write), or a check that found \
+             a mismatch: verify; count or merge whose total differs from the published one \
+             (printed all the same); audit with a unit whose recount disagrees; a regression \
+             (compare, bench --baseline, bench --against)",
         ),
         (
             "2",
-            "bad input, reported as one line on stderr with nothing on stdout",
+            "bad input: a value out of range, or a file that cannot be used (missing, \
+             unreadable, a folder, not a regular file, not our format); one line on \
+             stderr naming the problem, nothing on stdout, no file written (with --json, \
+             one JSON object on stderr)",
         ),
         (
             "130, 143, 129",
@@ -209,4 +296,14 @@ fn see_also(roff: &mut Roff, command: &clap::Command, parent: Option<&clap::Comm
     };
     roff.control("SH", ["SEE ALSO"]);
     roff.text([roman(pages.join(", "))]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_completed_names_are_the_commands() {
+        assert_eq!(command_names(&built_command()), COMMANDS);
+    }
 }

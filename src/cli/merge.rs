@@ -6,14 +6,14 @@ use clap::Args;
 use nqueens::{merge, read_shard_report_file, Error, MergeOptions};
 
 use super::output::{print_stdout, verdict};
-use super::{Failure, Outcome};
+use super::{paths, Failure, Outcome};
 
 /// Examples shown at the end of `nqueens merge --help` (each one runs as shown).
 pub const EXAMPLES: &str = "\
 Examples:
   for i in 0 1 2; do nqueens count 12 --unique --shard $i/3 --json > s$i.json; done
   nqueens merge s0.json s1.json s2.json       # 14200
-  nqueens merge --json s*.json                # total, unique, nodes, tasks, ...";
+  nqueens merge --json s*.json                # total, unique, pairs, tasks, ...";
 
 /// Arguments of `merge`.
 #[derive(Debug, Args)]
@@ -31,14 +31,15 @@ pub struct MergeArgs {
     pub allow_unsealed: bool,
 }
 
-/// Runs `merge`: exit status 2 if a file is not a regular file, too large, or not
-/// shard reports, if a report is unsealed, tampered with or impossible, or the set is
-/// incomplete or inconsistent; 1 if a file cannot be read, or if the total (or
-/// `unique`) differs from the published value (printed all the same, with an error
-/// line naming both).
+/// Runs `merge`: exit status 2 if a file cannot be used (missing, unreadable, a
+/// folder, not a regular file, too large, or not shard reports), if a report is
+/// unsealed, tampered with or impossible, or the set is incomplete or inconsistent; 1
+/// if reading fails part-way, or if the total (or `unique`) differs from the published
+/// value (printed all the same, with an error line naming both).
 pub fn run(args: &MergeArgs) -> Outcome {
     let mut reports = Vec::new();
     for path in &args.files {
+        paths::input_file(path, "the shard report")?;
         reports.extend(read_shard_report_file(path).map_err(|e| match e {
             Error::Io { .. } => Failure::runtime(e.to_string()),
             e => refusal(e),
@@ -49,7 +50,9 @@ pub fn run(args: &MergeArgs) -> Outcome {
     };
     let merged = merge(&reports, &options).map_err(refusal)?;
     for name in &merged.unsealed {
-        eprintln!("warning: {name} has no seal: merged unchecked (--allow-unsealed)");
+        super::output::note(&format!(
+            "warning: {name} has no seal: merged unchecked (--allow-unsealed)"
+        ));
     }
     let text = if args.json {
         serde_json::to_string(&merged).expect("a merge serializes")

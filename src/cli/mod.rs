@@ -1,17 +1,24 @@
 //! The command line: argument parsing, dispatch, and exit statuses.
 //!
 //! Exit statuses: 0 success; 1 a failure while running, or a check that found a
-//! mismatch (`verify`; `count` and `merge` against the published values; `audit`); 2 bad
-//! input, reported as one line on stderr with nothing on stdout.
+//! mismatch (`verify`; `count` and `merge` against the published values; `audit`) or a
+//! regression (`compare`, `bench --baseline`, `bench --against`); 2 bad input (a value
+//! out of range, or a file that cannot be used: missing, unreadable, a folder, not a
+//! regular file, not our format), reported as one line on stderr with nothing on
+//! stdout. With `--json` an error is one JSON object on stderr instead
+//! (`{"error": "...", "status": 2}`), the status unchanged.
 //!
 //! Output: a stdout that was closed (`>&-`) is refused before a command runs, and a
 //! write to stdout that fails is an error (status 1): a result is never lost with
 //! status 0. A pipe closed by its reader (`| head`) ends the command quietly with
 //! status 0, as ripgrep does.
 
+mod against;
 mod args;
 mod audit;
 mod bench;
+mod choices;
+mod closed_stdout;
 mod compare;
 mod completions;
 mod count;
@@ -19,22 +26,29 @@ mod estimate;
 mod longrun;
 mod man;
 mod merge;
+mod numbers;
 mod output;
+mod paths;
 mod place;
 mod progress;
 mod report;
 mod solve;
 mod verify;
+mod version;
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Exact N-Queens solution counts, fast.
 #[derive(Debug, Parser)]
-#[command(name = "nqueens", version = env!("NQUEENS_VERSION_TEXT"), about, long_about = None)]
+#[command(name = "nqueens", version = version::SHORT, about, long_about = None)]
 struct Cli {
+    /// Print nothing on stderr but errors: no progress, notes or warnings (results on
+    /// stdout are unchanged).
+    #[arg(short, long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -47,10 +61,12 @@ enum Command {
     /// Write every solution (or the completions of placed queens) in lexicographic order.
     #[command(after_help = solve::EXAMPLES)]
     Solve(solve::SolveArgs),
-    /// Count n = 0..=MAX and compare with the published totals (OEIS A000170).
+    /// Count n = 0..=MAX and compare with the published totals (OEIS A000170) and
+    /// fundamental counts (A002562).
     #[command(after_help = verify::EXAMPLES)]
     Verify(verify::VerifyArgs),
-    /// Measure a ladder of counts repeatedly and save the report under results/.
+    /// Measure a ladder of counts repeatedly and save the report under results/, or
+    /// time this binary against another in turns (--against).
     #[command(after_help = bench::EXAMPLES)]
     Bench(bench::BenchArgs),
     /// Compare two bench reports: a verdict per row, exit status 1 on a regression.
@@ -62,7 +78,8 @@ enum Command {
     /// Recount units drawn at random from a run's checkpoints by an independent method.
     #[command(after_help = audit::EXAMPLES)]
     Audit(audit::AuditArgs),
-    /// Estimate the nodes and run time of a count (Knuth's random probes).
+    /// Estimate the work, memory and run time of a count (backtrack: Knuth's random
+    /// probes; join: a timed sample of its units).
     #[command(after_help = estimate::EXAMPLES)]
     Estimate(estimate::EstimateArgs),
     /// Print the completion script for a shell (bash, zsh, fish, powershell, elvish).
@@ -76,6 +93,12 @@ enum Command {
 /// The whole command line definition (for completions and manual pages).
 fn command() -> clap::Command {
     Cli::command()
+}
+
+/// The command line definition with `--version`'s long text, which says what this
+/// processor can run (built at run time, once).
+fn command_with_version() -> clap::Command {
+    Cli::command().long_version(version::long())
 }
 
 /// A command's failure: the message for stderr and the exit status.
@@ -137,6 +160,7 @@ impl From<nqueens::Error> for Failure {
             | Error::TooManyTasks { .. }
             | Error::Placement(_)
             | Error::Checkpoint { .. }
+            | Error::Overflow(_)
             | Error::Audit(_)
             | Error::Shard(_) => Failure::usage(e.to_string()),
             _ => Failure::runtime(e.to_string()),
@@ -149,12 +173,17 @@ pub type Outcome = Result<ExitCode, Failure>;
 
 /// Parses the command line, runs the command and turns the outcome into an exit status.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let json = asks_for_json(std::env::args_os().skip(1));
+    let parsed = command_with_version()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
-        Err(e) => return report_parse_error(&e),
+        Err(e) => return report_parse_error(&e, json),
     };
-    if writes_stdout(&cli.command) && nqueens::files::stdout_was_closed() {
-        eprintln!("{}", output::CLOSED_STDOUT);
+    output::set_quiet(cli.quiet);
+    if writes_stdout(&cli.command) && closed_stdout::stdout_was_closed() {
+        report_error(output::CLOSED_STDOUT, 1, json);
         return ExitCode::from(1);
     }
     let outcome = match cli.command {
@@ -172,9 +201,26 @@ pub fn main() -> ExitCode {
     match outcome {
         Ok(code) => code,
         Err(failure) => {
-            eprintln!("error: {}", failure.message);
+            report_error(&failure.message, failure.status, json);
             ExitCode::from(failure.status)
         }
+    }
+}
+
+/// Whether the command line has `--json` (before any `--`): errors are then JSON,
+/// even those of a command line that does not parse.
+fn asks_for_json(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    args.take_while(|a| a != "--").any(|a| a == "--json")
+}
+
+/// Prints an error on stderr: `error: MESSAGE`, or with `json` one JSON object
+/// `{"error":"MESSAGE","status":STATUS}`.
+fn report_error(message: &str, status: u8, json: bool) {
+    if json {
+        let object = serde_json::json!({ "error": message, "status": status });
+        eprintln!("{object}");
+    } else {
+        eprintln!("error: {message}");
     }
 }
 
@@ -185,7 +231,7 @@ fn writes_stdout(command: &Command) -> bool {
 
 /// Help and version go to stdout with status 0; every other parse error becomes one
 /// line on stderr with status 2.
-fn report_parse_error(e: &clap::Error) -> ExitCode {
+fn report_parse_error(e: &clap::Error, json: bool) -> ExitCode {
     use clap::error::ErrorKind;
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
@@ -197,7 +243,8 @@ fn report_parse_error(e: &clap::Error) -> ExitCode {
             ExitCode::from(2)
         }
         _ => {
-            eprintln!("{}", one_line(e));
+            let line = one_line(e);
+            report_error(line.strip_prefix("error: ").unwrap_or(&line), 2, json);
             ExitCode::from(2)
         }
     }
@@ -228,4 +275,33 @@ fn one_line(e: &clap::Error) -> String {
         message.insert_str(0, "error: ");
     }
     message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn damaged_input_is_exit_2_and_failures_while_running_exit_1() {
+        // A sum past 2^128 comes only from a damaged checkpoint or report.
+        let overflow = Failure::from(nqueens::Error::Overflow("the sum of the task results"));
+        assert_eq!(overflow.status, 2);
+        let io = Failure::from(nqueens::Error::Io {
+            context: "cannot write the checkpoint".into(),
+            source: std::io::Error::other("disk full"),
+        });
+        assert_eq!(io.status, 1);
+    }
+
+    #[test]
+    fn json_is_seen_before_a_double_dash() {
+        let args = |list: &[&str]| {
+            list.iter()
+                .map(std::ffi::OsString::from)
+                .collect::<Vec<_>>()
+        };
+        assert!(asks_for_json(args(&["count", "33", "--json"]).into_iter()));
+        assert!(!asks_for_json(args(&["count", "--", "--json"]).into_iter()));
+        assert!(!asks_for_json(args(&["count", "8"]).into_iter()));
+    }
 }

@@ -18,9 +18,9 @@ pub fn placement(n: usize, text: Option<&str>) -> Result<Placement, Failure> {
     }
     .map_err(|e| Failure::usage(e.to_string()))?;
     if let Some(((r1, c1), (r2, c2))) = placement.conflict() {
-        eprintln!(
+        super::output::note(&format!(
             "note: the placed queens attack each other ({r1}:{c1} and {r2}:{c2}); there are no completions"
-        );
+        ));
     }
     Ok(placement)
 }

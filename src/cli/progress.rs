@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nqueens::{Observer, Started, TaskResult};
 
+use super::numbers::{grouped, grouped_usize};
+
 /// How long the tasks run before the terminal bar appears.
 pub const DELAY: Duration = Duration::from_secs(1);
 
@@ -281,7 +283,7 @@ fn put_line(line: &str) {
 
 /// The message of the bar.
 fn so_far(solutions: u128) -> String {
-    format!("{solutions} solutions so far")
+    format!("{} solutions so far", grouped(solutions))
 }
 
 /// A plain progress line at `now`, `elapsed` into the run; none before the tasks start
@@ -304,8 +306,8 @@ fn periodic_line(tally: &Tally, now: Instant, elapsed: Duration) -> Option<Strin
     Some(format!(
         "{} {}/{} tasks ({}%), ETA {eta}, {}",
         clock(elapsed),
-        tally.done,
-        tally.tasks,
+        grouped_usize(tally.done),
+        grouped_usize(tally.tasks),
         percent(tally.done, tally.tasks),
         so_far(tally.solutions),
     ))
@@ -314,11 +316,12 @@ fn periodic_line(tally: &Tally, now: Instant, elapsed: Duration) -> Option<Strin
 /// The last plain line: the run has ended with `total` solutions.
 fn final_line(tally: &Tally, elapsed: Duration, total: u128) -> String {
     format!(
-        "{} {}/{} tasks ({}%), done: {total} solutions",
+        "{} {}/{} tasks ({}%), done: {} solutions",
         clock(elapsed),
-        tally.done,
-        tally.tasks,
+        grouped_usize(tally.done),
+        grouped_usize(tally.tasks),
         percent(tally.done, tally.tasks),
+        grouped(total),
     )
 }
 
@@ -362,7 +365,7 @@ mod tests {
         );
         assert_eq!(
             line.as_deref(),
-            Some("01:01:11 150/400 tasks (37%), ETA 00:00:25, 1234 solutions so far")
+            Some("01:01:11 150/400 tasks (37%), ETA 00:00:25, 1,234 solutions so far")
         );
         let fresh = Tally { done: 50, ..tally };
         assert!(periodic_line(&fresh, start, Duration::ZERO)
@@ -371,7 +374,7 @@ mod tests {
         let done = Tally { done: 400, ..tally };
         assert_eq!(
             final_line(&done, Duration::from_millis(2500), 5678),
-            "00:00:02 400/400 tasks (100%), done: 5678 solutions"
+            "00:00:02 400/400 tasks (100%), done: 5,678 solutions"
         );
     }
 

@@ -8,6 +8,7 @@ use clap::Args;
 use nqueens::{write_solutions, Format, ListOptions};
 
 use super::args::{board_size, parse_in_range, thread_count};
+use super::choices::named;
 use super::{place, Failure, Outcome};
 
 /// Bytes buffered before a write to stdout.
@@ -30,7 +31,8 @@ pub struct SolveArgs {
     pub n: usize,
     /// Output format: board (AcWing 843 text), leetcode (JSON array of row strings),
     /// columns (one line of columns per solution) or jsonl (one JSON object per line).
-    #[arg(long, value_name = "FORMAT", default_value = "board", value_parser = format)]
+    #[arg(long, value_name = "FORMAT", default_value = "board",
+          value_parser = named(format, Format::ALL.map(Format::name)))]
     pub format: Format,
     /// Stop after K solutions.
     #[arg(long, value_name = "K", value_parser = limit)]
@@ -42,7 +44,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "R:C[,R:C...]", help = place::HELP, allow_hyphen_values = true)]
     pub place: Option<String>,
     /// Worker threads [default: every logical CPU]. The output does not depend on it.
-    #[arg(long, value_name = "T", value_parser = thread_count)]
+    #[arg(short = 'j', long, value_name = "T", value_parser = thread_count)]
     pub threads: Option<usize>,
 }
 

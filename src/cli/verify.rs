@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use super::args::{parse_usize_in_range, RunArgs};
+use super::numbers::grouped;
 use super::output::print_stdout;
 use super::report::verify::{verify, VerifyRow};
 use super::Outcome;
@@ -12,7 +13,7 @@ use nqueens::published::MAX_PUBLISHED;
 /// Examples shown at the end of `nqueens verify --help` (each one runs as shown).
 pub const EXAMPLES: &str = "\
 Examples:
-  nqueens verify                              # n = 0..=14 against OEIS A000170
+  nqueens verify                              # n = 0..=14 against OEIS A000170 and A002562
   nqueens verify --max 16 --json
   nqueens verify --max 12 --kernel scalar --symmetry none";
 
@@ -38,7 +39,7 @@ pub fn run(args: &VerifyArgs) -> Outcome {
     let options = args.run.options_clamped(args.max)?;
     if !args.json {
         print_stdout(&format!(
-            "{:>3}  {:>20}  {:>20}  {:>19}  {:>19}  {:>3}  {:>9}  {:>6}  {:>10}\n",
+            "{:>3}  {:>25}  {:>25}  {:>23}  {:>23}  {:>3}  {:>9}  {:>6}  {:>10}\n",
             "n", "total", "published", "unique", "published", "ok", "engine", "kernel", "seconds"
         ))?;
     }
@@ -72,13 +73,13 @@ pub fn run(args: &VerifyArgs) -> Outcome {
 }
 
 fn table_row(row: &VerifyRow) -> String {
-    let show = |value: Option<u128>| value.map_or_else(|| "-".to_string(), |p| p.to_string());
+    let show = |value: Option<u128>| value.map_or_else(|| "-".to_string(), grouped);
     format!(
-        "{:>3}  {:>20}  {:>20}  {:>19}  {:>19}  {:>3}  {:>9}  {:>6}  {:>10.3}\n",
+        "{:>3}  {:>25}  {:>25}  {:>23}  {:>23}  {:>3}  {:>9}  {:>6}  {:>10.3}\n",
         row.n,
-        row.total,
+        grouped(row.total),
         show(row.published),
-        row.unique,
+        grouped(row.unique),
         show(row.published_unique),
         if row.ok { "ok" } else { "BAD" },
         row.engine,

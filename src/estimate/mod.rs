@@ -5,12 +5,16 @@
 //! built (the building time is part of the estimate). An engine with its own estimate
 //! of the work gives it (the backtracking engine: Knuth's random probes, and a short
 //! real search that measures this machine's speed); for the others a sample of units is
-//! run and timed ([`units`]). When the engine's predicted memory would not fit in this
+//! run and timed ([`units`]). Both give the time on one thread; the time on the
+//! count's threads divides it by the speedup a short probe measures here
+//! ([`scaling`]): never more than the CPUs this process may use, however many
+//! threads are asked for. When the engine's predicted memory would not fit in this
 //! machine's, the estimate says so, builds nothing and gives no time.
 //!
 //! This layer uses the engine layer (never an engine directly), the run layer's
-//! options and host facts, and `sampling`.
+//! options and host facts, `sampling` and `naive` (the probe's work).
 
+pub(crate) mod scaling;
 pub(crate) mod units;
 
 use std::time::Instant;
@@ -90,6 +94,13 @@ pub struct Estimate {
     pub setup_seconds: Option<f64>,
     /// The threads the estimated count would use.
     pub threads: usize,
+    /// The CPUs this process may use: threads past them share them.
+    pub cpus: usize,
+    /// How many times faster than one thread the count runs on `threads` threads
+    /// here: measured by a short probe on `min(threads, cpus)` threads at once (1 for
+    /// one thread; never more than the CPUs). The time is the one-thread time
+    /// divided by it.
+    pub speedup: f64,
     /// The predicted peak memory of the count, in bytes (an upper bound).
     pub memory_bytes: u64,
     /// The memory available to the count, in bytes (the machine's free memory, or the
@@ -146,17 +157,12 @@ struct Timing {
 }
 
 impl Timing {
-    /// The wall-clock figures on `threads` threads: seconds, standard error, the 95%
-    /// interval, and core-hours.
-    #[allow(
-        clippy::cast_precision_loss,
-        reason = "at most MAX_THREADS threads, exact in an f64"
-    )]
-    fn fill(&self, e: &mut Estimate) {
-        let threads = e.threads as f64;
-        let wall = |work: f64| self.setup + work / threads;
+    /// The wall-clock figures on `e.threads` threads, which run `speedup` times
+    /// faster than one: seconds, standard error, the 95% interval, and core-hours.
+    fn fill(&self, e: &mut Estimate, speedup: f64) {
+        let wall = |work: f64| self.setup + work / speedup;
         e.seconds = Some(wall(self.work));
-        e.seconds_stderr = Some(self.stderr / threads);
+        e.seconds_stderr = Some(self.stderr / speedup);
         e.seconds_low = Some(wall((self.work - Z95 * self.stderr).max(0.0)));
         e.seconds_high = Some(wall(self.work + Z95 * self.stderr));
         e.core_hours = Some((self.setup + self.work) / 3600.0);
@@ -187,6 +193,46 @@ pub enum EstimateStage {
         /// Units timed so far (0 while probing).
         units: u64,
     },
+}
+
+impl Estimate {
+    /// An estimate of a count of `n` by `engine` with nothing measured yet.
+    fn empty(n: usize, engine: Engine, symmetry: Symmetry, kernel: Kernel, seed: u64) -> Estimate {
+        Estimate {
+            n,
+            engine,
+            symmetry,
+            kernel,
+            split_depth: None,
+            tasks: None,
+            probes: None,
+            units_sampled: None,
+            units_partial: None,
+            unit_classes: None,
+            seed,
+            nodes: None,
+            nodes_stderr: None,
+            nodes_low: None,
+            nodes_high: None,
+            nodes_per_second_per_thread: None,
+            pairs: None,
+            setup_seconds: None,
+            threads: 1,
+            cpus: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            speedup: 1.0,
+            memory_bytes: 0,
+            memory_available: None,
+            memory_budget: None,
+            fits: true,
+            seconds: None,
+            seconds_stderr: None,
+            seconds_low: None,
+            seconds_high: None,
+            core_hours: None,
+            version: crate::build_info::VERSION,
+            commit: crate::build_info::COMMIT,
+        }
+    }
 }
 
 /// [`estimate()`], telling `progress` what it is doing as it goes.
@@ -220,38 +266,10 @@ pub fn estimate_with(
     let counting = engine::counting(chosen);
     let available = available_bytes(threads);
     let fits = |bytes: u64| available.is_none_or(|a| bytes <= a);
-    let mut e = Estimate {
-        n,
-        engine: chosen,
-        symmetry: options.symmetry,
-        kernel: counting.kernel(level),
-        split_depth: None,
-        tasks: None,
-        probes: None,
-        units_sampled: None,
-        units_partial: None,
-        unit_classes: None,
-        seed,
-        nodes: None,
-        nodes_stderr: None,
-        nodes_low: None,
-        nodes_high: None,
-        nodes_per_second_per_thread: None,
-        pairs: None,
-        setup_seconds: None,
-        threads,
-        memory_bytes: 0,
-        memory_available: available,
-        memory_budget: (request.memory != u64::MAX).then_some(request.memory),
-        fits: true,
-        seconds: None,
-        seconds_stderr: None,
-        seconds_low: None,
-        seconds_high: None,
-        core_hours: None,
-        version: crate::build_info::VERSION,
-        commit: crate::build_info::COMMIT,
-    };
+    let mut e = Estimate::empty(n, chosen, options.symmetry, counting.kernel(level), seed);
+    e.threads = threads;
+    e.memory_available = available;
+    e.memory_budget = (request.memory != u64::MAX).then_some(request.memory);
     if let Some(bytes) = counting.predicted_peak_bytes(&request) {
         e.memory_bytes = bytes;
         e.fits = bytes <= request.memory;
@@ -300,7 +318,10 @@ pub fn estimate_with(
             stderr: sample.stderr,
         }
     };
-    timing.fill(&mut e);
+    let scaling = scaling::measure(threads);
+    e.cpus = scaling.cpus;
+    e.speedup = scaling.speedup;
+    timing.fill(&mut e, scaling.speedup);
     Ok(e)
 }
 

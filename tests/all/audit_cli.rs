@@ -219,7 +219,7 @@ fn what_an_audit_cannot_check_is_refused() {
         .output()
         .unwrap();
     std::fs::write(&report, out.stdout).unwrap();
-    refused(&[&report], "is a shard report, not a checkpoint");
+    refused(&[&report], "(a shard report?), not a checkpoint");
     refused(&[&dir.path().join("missing")], "cannot read");
     refused(&[dir.path()], "is a folder, not a regular file");
     let other = dir.path().join("other.txt");

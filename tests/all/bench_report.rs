@@ -98,7 +98,8 @@ fn the_plot_is_svg_with_one_series_per_report() {
     let r = run(&["compare", &old, &new, "--threshold", "50", "--plot", plot]);
     assert_eq!(r.status, Some(0), "{}", r.stderr);
     let (texts, markers) = parse_plot(&svg);
-    assert_eq!(markers, [rows, rows], "{texts:?}");
+    // Both reports' series, and the ratio panel's.
+    assert_eq!(markers, [rows, rows, rows], "{texts:?}");
     assert!(
         texts.iter().any(|t| t.starts_with("baseline ")),
         "{texts:?}"

@@ -191,7 +191,11 @@ fn help_and_version_succeed() {
         Some(commit) => format!("nqueens {} (commit {commit})\n", nqueens::VERSION),
         None => format!("nqueens {}\n", nqueens::VERSION),
     };
-    assert_eq!(stdout_of(&["--version"]), version);
+    assert_eq!(stdout_of(&["-V"]), version);
+    // The long version also says what this processor runs.
+    let long = stdout_of(&["--version"]);
+    assert!(long.starts_with(&version), "{long}");
+    assert!(long.contains("kernels here: scalar"), "{long}");
 }
 
 // ---------------------------------------------------------------------------------

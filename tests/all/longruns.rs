@@ -258,7 +258,8 @@ fn progress_goes_to_stderr_only_when_asked() {
         .success()
         .stdout("2680\n")
         .stderr(
-            predicate::str::contains("tasks").and(predicate::str::contains("done: 2680 solutions")),
+            predicate::str::contains("tasks")
+                .and(predicate::str::contains("done: 2,680 solutions")),
         );
     nqueens()
         .args(["count", "11", "--progress", "--no-progress"])
@@ -319,7 +320,5 @@ fn estimate_is_within_its_spread() {
         .args(["estimate", "10", "--kernel", "scalar"])
         .assert()
         .success()
-        .stdout(
-            predicate::str::contains("core-hours").and(predicate::str::contains("scalar kernel")),
-        );
+        .stdout(predicate::str::contains("core-").and(predicate::str::contains("scalar kernel")));
 }

@@ -1,7 +1,8 @@
 //! The integration tests, in one binary (one link of the crate instead of one per
 //! file), a module per subject: the command line (`cli_count`, `verify_bench_cli`,
-//! `engines_cli`, `audit_cli`, `merge_frontier`,
-//! `messages_cli`, `place_cli`, `progress_cli`, `solve_cli`, `packaging_cli`), the
+//! `engines_cli`, `audit_cli`, `merge_frontier`, `messages_cli`, `place_cli`,
+//! `progress_cli`, `solve_cli`, `packaging_cli`, the exit statuses of every command
+//! `statuses`, and what a new user meets `new_user`), the
 //! library's counts (`counts`, `symmetry`, `completion_props`), long runs and their
 //! faults (`longruns`, `faults`, `faults_files`, `memory_limit`, `address_space`), the attacks on their
 //! files and inputs (`safety`, `safety_inputs`, `safety_outputs`), bench reports (`bench_report`,
@@ -32,6 +33,7 @@ mod measured;
 mod memory_limit;
 mod merge_frontier;
 mod messages_cli;
+mod new_user;
 mod packaging_cli;
 mod place_cli;
 mod progress_cli;
@@ -40,5 +42,6 @@ mod safety;
 mod safety_inputs;
 mod safety_outputs;
 mod solve_cli;
+mod statuses;
 mod symmetry;
 mod verify_bench_cli;

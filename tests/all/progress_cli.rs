@@ -12,6 +12,14 @@ fn nqueens() -> Command {
 
 /// Whether a plain progress line has the expected shape: `HH:MM:SS D/T tasks (P%), ...`
 /// and no control character.
+/// Digits grouped by thousands: `6,266`.
+fn grouped_number(text: &str) -> bool {
+    let groups: Vec<&str> = text.split(',').collect();
+    groups.iter().all(|g| g.parse::<u64>().is_ok())
+        && groups.iter().skip(1).all(|g| g.len() == 3)
+        && (1..=3).contains(&groups[0].len())
+}
+
 fn is_plain_line(line: &str) -> bool {
     let mut words = line.split(' ');
     let clock = words.next().unwrap_or("");
@@ -21,7 +29,7 @@ fn is_plain_line(line: &str) -> bool {
         && clock.split(':').all(|p| p.parse::<u64>().is_ok());
     let tasks_ok = tasks
         .split_once('/')
-        .is_some_and(|(d, t)| d.parse::<u64>().is_ok() && t.parse::<u64>().is_ok());
+        .is_some_and(|(d, t)| grouped_number(d) && grouped_number(t));
     clock_ok && tasks_ok && words.next() == Some("tasks") && !line.chars().any(char::is_control)
 }
 
@@ -40,7 +48,10 @@ fn progress_into_a_file_is_plain_lines() {
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 1, "{err:?}");
     assert!(is_plain_line(lines[0]), "{err:?}");
-    assert!(lines[0].contains("(100%), done: 2680 solutions"), "{err:?}");
+    assert!(
+        lines[0].contains("(100%), done: 2,680 solutions"),
+        "{err:?}"
+    );
     let (done, tasks) = lines[0]
         .split(' ')
         .nth(1)
@@ -78,7 +89,10 @@ fn progress_into_a_file_is_plain_lines() {
             "{line:?}"
         );
     }
-    assert!(last.contains("(100%), done: 2279184 solutions"), "{last:?}");
+    assert!(
+        last.contains("(100%), done: 2,279,184 solutions"),
+        "{last:?}"
+    );
 }
 
 /// Runs `nqueens ARGS` under `script` (a pseudo-terminal for stdout and stderr) and

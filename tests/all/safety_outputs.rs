@@ -29,7 +29,7 @@ fn save(args: &[&str], path: &Path) {
     std::fs::write(path, out.stdout).unwrap();
 }
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 #[test]
 fn a_closed_stdout_is_an_error_for_every_command() {
     let dir = tempfile::tempdir().unwrap();
@@ -83,6 +83,33 @@ fn a_closed_stdout_is_an_error_for_every_command() {
         .status()
         .unwrap();
     assert!(status.success());
+    // `/dev/null` open for reading and writing, as Python's `subprocess.DEVNULL` and
+    // Node's `stdio: 'ignore'` hand it over, is an open output too.
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg("exec \"$0\" count 8 1<>/dev/null")
+        .arg(nqueens().get_program())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg("import subprocess, sys; sys.exit(subprocess.run([sys.argv[1], 'count', '8'], stdout=subprocess.DEVNULL).returncode)")
+        .arg(nqueens().get_program())
+        .output();
+    if let Ok(out) = out {
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }
 
 #[cfg(target_os = "linux")]

@@ -158,7 +158,7 @@ fn nqueens_stdout(args: &[&str]) -> String {
 fn cli_unique_plain_output_is_labelled() {
     assert_eq!(
         nqueens_stdout(&["count", "12", "--unique"]),
-        "total: 14200\nunique: 1787\n"
+        "total: 14,200\nunique: 1,787\n"
     );
     assert_eq!(
         nqueens_stdout(&["count", "1", "--unique"]),

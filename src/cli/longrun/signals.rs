@@ -20,6 +20,8 @@ use nqueens::{Observer, Started, Stop, TaskResult};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
+use crate::cli::numbers::grouped_usize;
+
 /// Set by whoever ends the process first after a signal: the main thread (the run
 /// returned) or the watcher (the grace period ran out).
 static ENDING: AtomicBool = AtomicBool::new(false);
@@ -39,26 +41,13 @@ fn name(signal: usize) -> String {
     }
 }
 
-/// `12,345`: a count with thousands separators.
-pub fn grouped(value: usize) -> String {
-    let digits = value.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// The line printed when a run stopped with `saved` of `tasks` tasks in `checkpoint`.
 pub fn interrupted_line(saved: usize, tasks: usize, checkpoint: &str, lost: &str) -> String {
     format!(
         "interrupted: {} of {} tasks saved in {checkpoint}{lost}; run the same command to \
          resume",
-        grouped(saved),
-        grouped(tasks)
+        grouped_usize(saved),
+        grouped_usize(tasks)
     )
 }
 
@@ -104,7 +93,7 @@ impl Observer for Counting<'_> {
     }
 
     fn warning(&self, message: &str) {
-        eprintln!("warning: {message}");
+        crate::cli::output::note(&format!("warning: {message}"));
         self.inner.warning(message);
     }
 }
@@ -145,8 +134,11 @@ pub fn install(watch: Watch) -> std::io::Result<()> {
                 ),
                 );
             };
-            let deadline = Instant::now() + watch.grace;
-            while Instant::now() < deadline && signals.pending().next().is_none() {
+            let begun = Instant::now();
+            let deadline = begun + watch.grace;
+            let mut second = None;
+            while Instant::now() < deadline && second.is_none() {
+                second = signals.pending().next();
                 std::thread::sleep(Duration::from_millis(20));
             }
             // The run has not ended: give up the tasks in flight. Their records, if
@@ -155,14 +147,27 @@ pub fn install(watch: Watch) -> std::io::Result<()> {
             let _ = nqueens::files::open_input(checkpoint).map(|f| f.sync_all());
             let saved = watch.tally.saved.load(Ordering::SeqCst);
             let tasks = watch.tally.tasks.load(Ordering::SeqCst);
-            let lost = format!(
-                " (tasks in flight given up after {:.1} s)",
-                watch.grace.as_secs_f64()
-            );
+            let lost = given_up(second, begun.elapsed(), watch.grace);
             let line = interrupted_line(saved, tasks, &checkpoint.display().to_string(), &lost);
             end(&watch, first, &line);
         })?;
     Ok(())
+}
+
+/// Why the tasks in flight were given up: a `second` signal that came `after` the
+/// first, or the end of the `grace` period.
+fn given_up(second: Option<i32>, after: Duration, grace: Duration) -> String {
+    match second.and_then(|s| usize::try_from(s).ok()) {
+        Some(second) => format!(
+            " (tasks in flight given up at a second signal, {}, {:.1} s after the first)",
+            name(second),
+            after.as_secs_f64()
+        ),
+        None => format!(
+            " (tasks in flight given up after {:.1} s)",
+            grace.as_secs_f64()
+        ),
+    }
 }
 
 /// Ends the process with the status of `signal` after printing `line`, unless the
@@ -187,9 +192,18 @@ mod tests {
         assert_eq!(status(2), 130);
         assert_eq!(status(15), 143);
         assert_eq!(status(1), 129);
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(9145), "9,145");
-        assert_eq!(grouped(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn a_second_signal_is_named_as_the_reason() {
+        let grace = Duration::from_secs(10);
+        assert_eq!(
+            given_up(Some(SIGINT), Duration::from_millis(300), grace),
+            " (tasks in flight given up at a second signal, SIGINT, 0.3 s after the first)"
+        );
+        assert_eq!(
+            given_up(None, grace, grace),
+            " (tasks in flight given up after 10.0 s)"
+        );
     }
 }

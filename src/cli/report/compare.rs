@@ -43,7 +43,8 @@ impl Verdict {
         }
     }
 
-    fn word(self) -> &'static str {
+    /// The verdict as a table shows it (a regression in bold).
+    pub fn word(self) -> &'static str {
         match self {
             Verdict::Regressed => "**regressed**",
             Verdict::Improved => "improved",
@@ -180,6 +181,15 @@ fn refuse_mismatch(baseline: &BenchReport, new: &BenchReport) -> Result<(), Stri
 /// The differences between the runs that a reader should know of.
 fn warnings(baseline: &BenchReport, new: &BenchReport) -> Vec<String> {
     let mut warnings = Vec::new();
+    if new.measure == Measure::Time && baseline.date != new.date {
+        warnings.push(format!(
+            "wall times measured at different times ({} and {}): the intervals cover the \
+             noise within each run, not the drift of the machine's load and clock between \
+             them; for a verdict on time run both builds alternately in one command \
+             (bench --against OLD_BINARY), and gate on instruction counts",
+            baseline.date, new.date
+        ));
+    }
     let (a, b) = (&baseline.machine, &new.machine);
     if a.cpu != b.cpu || a.logical_cpus != b.logical_cpus || a.host != b.host {
         warnings.push(format!(

@@ -6,6 +6,7 @@
 //! It uses the library's public API (`nqueens::...`) and nothing of the rest of `cli`
 //! (the commands use it).
 
+pub(crate) mod against;
 pub(crate) mod bench;
 pub(crate) mod compare;
 pub(crate) mod facts;
@@ -14,6 +15,7 @@ pub(crate) mod ladder;
 pub(crate) mod load;
 pub(crate) mod machine;
 pub(crate) mod plot;
+pub(crate) mod plot_ratio;
 pub(crate) mod save;
 pub(crate) mod statistics;
 pub(crate) mod verify;

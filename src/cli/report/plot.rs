@@ -1,28 +1,66 @@
 //! The bench plot: the median of each row against n on a log scale, with bars from the
 //! smallest to the largest sample, one series per report (the new run, and the
-//! baseline when there is one), drawn as SVG with plotters.
+//! baseline when there is one), drawn as SVG with plotters. Each point's shape tells
+//! its engine (a circle for backtrack, a square for join); where `auto` switches
+//! engine, grey lines part the sizes and each part is labelled with its engine (the
+//! dip at n = 12 is the join engine taking over). The legend is drawn here, its box sized
+//! generously for its longest label, so that it fits whatever font the viewer has.
+//! A comparison adds a panel of the ratios ([`super::plot_ratio`]).
 
 use std::path::Path;
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::bench::{BenchReport, Measure};
+use super::compare::Comparison;
 
 /// Series colours, in order: the first report, then the second.
 const COLOURS: [RGBColor; 2] = [RGBColor(0x1f, 0x63, 0xb4), RGBColor(0xd9, 0x5f, 0x02)];
 
+/// The legend's font size in pixels.
+const LEGEND_FONT: u32 = 16;
+
 /// Draws `series` (label, report) into the SVG file `path`. The reports must measure
 /// the same thing.
 pub fn draw(path: &Path, series: &[(&str, &BenchReport)]) -> Result<(), String> {
-    draw_inner(path, series).map_err(|e| format!("cannot draw {}: {e}", path.display()))
+    let drawn = (|| {
+        let root = SVGBackend::new(path, (960, 600)).into_drawing_area();
+        root.fill(&WHITE)?;
+        medians(&root, series)?;
+        root.present()?;
+        Ok::<(), Box<dyn std::error::Error>>(())
+    })();
+    drawn.map_err(|e| format!("cannot draw {}: {e}", path.display()))
 }
 
+/// Draws both reports of `comparison` and, below them, the ratio of each row with its
+/// interval, regressed rows in red.
+pub fn draw_comparison(
+    path: &Path,
+    series: &[(&str, &BenchReport)],
+    comparison: &Comparison,
+) -> Result<(), String> {
+    let drawn = (|| {
+        let root = SVGBackend::new(path, (960, 920)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let (top, bottom) = root.split_vertically(600);
+        medians(&top, series)?;
+        super::plot_ratio::ratios(&bottom, comparison)?;
+        root.present()?;
+        Ok::<(), Box<dyn std::error::Error>>(())
+    })();
+    drawn.map_err(|e| format!("cannot draw {}: {e}", path.display()))
+}
+
+/// The panel of medians against n.
 #[allow(
     clippy::cast_precision_loss,
     reason = "board sizes (at most 32) and series indices (two): exact in an f64"
 )]
-fn draw_inner(
-    path: &Path,
+fn medians(
+    root: &DrawingArea<SVGBackend<'_>, Shift>,
     series: &[(&str, &BenchReport)],
 ) -> Result<(), Box<dyn std::error::Error>> {
     let measure = series.first().map_or(Measure::Time, |s| s.1.measure);
@@ -43,13 +81,11 @@ fn draw_inner(
     let x_range = (lo_n as f64 - 0.5)..(hi_n as f64 + 0.5);
     let y_range = (lo_y / 1.6)..(hi_y * 1.6);
 
-    let root = SVGBackend::new(path, (960, 600)).into_drawing_area();
-    root.fill(&WHITE)?;
     let caption = match measure {
         Measure::Time => "nqueens bench: seconds per count (median; bars: min to max)",
         Measure::Instructions => "nqueens bench: instructions per count (median; bars: min to max)",
     };
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(root)
         .caption(caption, ("sans-serif", 22))
         .margin(20)
         .x_label_area_size(50)
@@ -81,8 +117,12 @@ fn draw_inner(
         .axis_desc_style(("sans-serif", 17))
         .light_line_style(WHITE.mix(0.0))
         .draw()?;
-
-    for (i, (label, report)) in series.iter().enumerate() {
+    let regions = engine_regions(series);
+    if regions.len() > 1 {
+        chart.draw_series(engine_lines(&regions, &y_range))?;
+        chart.draw_series(engine_labels(&regions, y_range.start * 1.12))?;
+    }
+    for (i, (_, report)) in series.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         // Offset the two series a little so that their bars do not hide each other.
         let shift = (i as f64 - (series.len() - 1) as f64 / 2.0) * 0.12;
@@ -91,13 +131,24 @@ fn draw_inner(
             .iter()
             .map(|r| (r.n as f64 + shift, r.median))
             .collect();
-        chart
-            .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))?
-            .label(label.to_string())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(3))
-            });
-        chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, colour.filled())))?;
+        chart.draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))?;
+        let is_join = |row: &&super::bench::BenchRow| row.engine == "join";
+        chart.draw_series(
+            points
+                .iter()
+                .zip(&report.rows)
+                .filter(|(_, row)| is_join(row))
+                .map(|(&p, _)| {
+                    EmptyElement::at(p) + Rectangle::new([(-5, -5), (5, 5)], colour.filled())
+                }),
+        )?;
+        chart.draw_series(
+            points
+                .iter()
+                .zip(&report.rows)
+                .filter(|(_, row)| !is_join(row))
+                .map(|(&p, _)| Circle::new(p, 4, colour.filled())),
+        )?;
         chart.draw_series(report.rows.iter().map(|r| {
             ErrorBar::new_vertical(
                 r.n as f64 + shift,
@@ -109,14 +160,113 @@ fn draw_inner(
             )
         }))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font(("sans-serif", 16))
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()?;
-    root.present()?;
+    legend(root, series)?;
+    Ok(())
+}
+
+/// The runs of consecutive rows with one engine in the first series, as x ranges
+/// (from half a size before the first row to half a size after the last) with the
+/// engine's name: where `auto` switches engine.
+#[allow(clippy::cast_precision_loss, reason = "board sizes, at most 32")]
+fn engine_regions(series: &[(&str, &BenchReport)]) -> Vec<(f64, f64, String)> {
+    let mut regions: Vec<(f64, f64, String)> = Vec::new();
+    let Some((_, report)) = series.first() else {
+        return regions;
+    };
+    for row in &report.rows {
+        let (start, end) = (row.n as f64 - 0.5, row.n as f64 + 0.5);
+        match regions.last_mut() {
+            Some(last) if last.2 == row.engine => last.1 = end,
+            _ => regions.push((start, end, row.engine.clone())),
+        }
+    }
+    regions
+}
+
+/// The grey of the engine marks.
+const ENGINE_GREY: RGBColor = RGBColor(0x70, 0x70, 0x70);
+
+/// A vertical line at the start of each region but the first, over `y`.
+fn engine_lines(
+    regions: &[(f64, f64, String)],
+    y: &std::ops::Range<f64>,
+) -> Vec<PathElement<(f64, f64)>> {
+    regions
+        .iter()
+        .skip(1)
+        .map(|&(start, _, _)| {
+            PathElement::new(
+                vec![(start, y.start), (start, y.end)],
+                ENGINE_GREY.mix(0.45).stroke_width(2),
+            )
+        })
+        .collect()
+}
+
+/// Each region's engine name, centred at height `y`.
+fn engine_labels(regions: &[(f64, f64, String)], y: f64) -> Vec<Text<'static, (f64, f64), String>> {
+    let style = ("sans-serif", 13)
+        .into_font()
+        .color(&ENGINE_GREY)
+        .pos(Pos::new(HPos::Center, VPos::Bottom));
+    regions
+        .iter()
+        .map(|(start, end, engine)| {
+            Text::new(engine.clone(), ((start + end) / 2.0, y), style.clone())
+        })
+        .collect()
+}
+
+/// The legend in the upper left corner: a line of each series' colour with its label,
+/// and the point shapes; the box is as wide as the longest line could be.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "label lengths and pixel sizes far below i32::MAX"
+)]
+fn legend(
+    root: &DrawingArea<SVGBackend<'_>, Shift>,
+    series: &[(&str, &BenchReport)],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let shapes = "points: circle backtrack, square join";
+    let mut lines: Vec<(Option<RGBColor>, String)> = series
+        .iter()
+        .enumerate()
+        .map(|(i, (label, _))| (Some(COLOURS[i % COLOURS.len()]), (*label).to_string()))
+        .collect();
+    lines.push((None, shapes.to_string()));
+    let font = LEGEND_FONT as i32;
+    let longest = lines
+        .iter()
+        .map(|(_, l)| l.chars().count())
+        .max()
+        .unwrap_or(0) as i32;
+    // 0.62 em per character is wider than sans-serif fonts' average: the box fits.
+    let width = 48 + longest * font * 62 / 100;
+    let height = 12 + lines.len() as i32 * (font + 8);
+    let (x0, y0) = (130, 55);
+    root.draw(&Rectangle::new(
+        [(x0, y0), (x0 + width, y0 + height)],
+        WHITE.mix(0.9).filled(),
+    ))?;
+    root.draw(&Rectangle::new(
+        [(x0, y0), (x0 + width, y0 + height)],
+        BLACK.stroke_width(1),
+    ))?;
+    for (i, (colour, text)) in lines.iter().enumerate() {
+        let y = y0 + 8 + i as i32 * (font + 8) + font / 2;
+        if let Some(colour) = colour {
+            root.draw(&PathElement::new(
+                vec![(x0 + 10, y), (x0 + 34, y)],
+                colour.stroke_width(3),
+            ))?;
+        }
+        root.draw(&Text::new(
+            text.clone(),
+            (x0 + 42, y - font / 2),
+            ("sans-serif", LEGEND_FONT).into_font(),
+        ))?;
+    }
     Ok(())
 }
 
@@ -167,6 +317,18 @@ fn axis_value(measure: Measure, y: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn engine_regions_follow_the_rows() {
+        let report = super::super::load::parse(include_str!(
+            "../../../tests/data/bench-schema3-engines.json"
+        ))
+        .unwrap();
+        let regions = engine_regions(&[("r", &report)]);
+        let names: Vec<&str> = regions.iter().map(|r| r.2.as_str()).collect();
+        assert_eq!(names, ["backtrack", "join", "backtrack"]);
+        assert_eq!((regions[1].0, regions[1].1), (11.5, 12.5));
+    }
 
     #[test]
     fn ticks() {

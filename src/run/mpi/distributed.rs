@@ -73,7 +73,8 @@ fn rank_threads(requested: Option<usize>) -> Result<usize, Error> {
 /// Counts the completions of `placement` (all solutions for the empty placement) over
 /// all MPI ranks, resumed from and recorded to `long.checkpoint` by rank 0, and
 /// stopped by `long.stop` on any rank. Returns the run on rank 0 and `None` on the
-/// other ranks. A shard cannot be combined with it.
+/// other ranks. A shard cannot be combined with it. MPI stays initialized until the
+/// caller, having printed, calls [`crate::finalize_mpi`].
 ///
 /// # Errors
 /// Those of [`crate::run_long`] (on rank 0 for the checkpoint); [`Error::Mpi`] for a
@@ -93,6 +94,7 @@ pub fn count_distributed(
     let (universe, _) = mpi::initialize_with_threading(Threading::Funneled)
         .ok_or_else(|| Error::Mpi("MPI was already initialized".into()))?;
     let world = universe.world();
+    super::session::keep(universe);
     let root = world.process_at_rank(0);
     let never = Stop::new();
     let stop = long.stop.unwrap_or(&never);
@@ -266,9 +268,17 @@ fn serve_and_work<C: Communicator>(
                     }
                 }
                 ran += 1;
-                if let Err(e) = record(&result) {
+                // After a stop, synced once a batch below: mpirun kills the ranks a
+                // second after it forwards a signal, no time for a sync per record.
+                if let Err(e) = checkpoint.map_or(Ok(()), |c| c.record(&result, false)) {
                     failure.get_or_insert(e);
                 }
+            }
+            if let Some(Err(e)) = checkpoint
+                .filter(|_| stop.is_requested())
+                .map(Checkpoint::finish)
+            {
+                failure.get_or_insert(e);
             }
             let size = if stop.is_requested() || failure.is_some() {
                 0

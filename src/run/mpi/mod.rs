@@ -16,3 +16,5 @@ pub(crate) mod limbs;
 pub(crate) mod received;
 #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 pub(crate) mod requests;
+#[cfg(feature = "mpi")]
+pub(crate) mod session;

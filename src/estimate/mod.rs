@@ -218,7 +218,7 @@ impl Estimate {
             pairs: None,
             setup_seconds: None,
             threads: 1,
-            cpus: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            cpus: scaling::cpus(),
             speedup: 1.0,
             memory_bytes: 0,
             memory_available: None,
@@ -287,7 +287,10 @@ pub fn estimate_with(
     e.tasks = Some(plan.len());
     e.memory_bytes = plan.peak_bytes(threads);
     e.fits = fits(e.memory_bytes);
-    let pool = build_pool(threads)?;
+    // The measurement runs on the threads that can run at once here: more would
+    // only share the same CPUs, time each other's waits and, by the thousand, take
+    // seconds to start. The count's own threads enter through the speedup below.
+    let pool = build_pool(scaling::concurrent(threads))?;
     progress(EstimateStage::Measuring { units: 0 });
     let timing = if let Some(work) = pool.install(|| plan.estimate_work(probes, seed))? {
         // The engine's own estimate: its work, and the speed that makes it time

@@ -30,10 +30,21 @@ pub(crate) struct Scaling {
     pub(crate) speedup: f64,
 }
 
+/// The CPUs this process may use (1 when the system does not say).
+pub(crate) fn cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+/// How many of a count's `threads` can run at once here: at least 1, at most
+/// [`cpus`]. An estimate measures its work on that many threads.
+pub(crate) fn concurrent(threads: usize) -> usize {
+    threads.clamp(1, cpus())
+}
+
 /// Measures the speedup of a count on `threads` threads over one thread.
 pub(crate) fn measure(threads: usize) -> Scaling {
-    let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    let concurrent = threads.clamp(1, cpus.max(1));
+    let cpus = cpus();
+    let concurrent = concurrent(threads);
     let speedup = if concurrent == 1 {
         1.0
     } else {
@@ -105,6 +116,13 @@ mod tests {
         let many = measure(4096);
         assert_eq!(many.concurrent, many.cpus);
         assert!((1.0..=many.cpus as f64).contains(&many.speedup), "{many:?}");
+    }
+
+    #[test]
+    fn thousands_of_threads_are_measured_on_the_cpus() {
+        assert_eq!(concurrent(0), 1);
+        assert_eq!(concurrent(1), 1);
+        assert_eq!(concurrent(4096), cpus());
     }
 
     #[test]

@@ -5,8 +5,8 @@
 //! Each iteration is a complete count (task building, pool start, search, reduction).
 //! Throughput is in elements per second, an element being one queen placed by that
 //! count (`Count::nodes`). Groups are named `count/<mode>`, benchmarks
-//! `threads=<T>/<n>`. Flat sampling and short times keep `cargo bench` at about a
-//! minute; pass `--measurement-time`/`--sample-size` for a more precise run.
+//! `threads=<T>/<n>`. Flat sampling and short times keep `cargo bench --features bench`
+//! at about a minute; pass `--measurement-time`/`--sample-size` for a more precise run.
 
 use std::hint::black_box;
 use std::time::Duration;

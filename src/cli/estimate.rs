@@ -18,8 +18,8 @@ Examples:
   nqueens estimate 16                         # time and memory of count 16 here
   nqueens estimate 20 --threads 64            # the time on 64 threads
   nqueens estimate 27 --engine backtrack --probes 100000 --json
-  nqueens estimate 24 --memory 2G --threads 16 --shard-hours 24
-                                              # a cluster node's time, memory, shards";
+  nqueens estimate 22 --memory 1G --threads 16 --shard-hours 0.5
+                                              # a 16-thread node's time, memory, shards";
 
 /// Arguments of `estimate`.
 #[derive(Debug, Args)]

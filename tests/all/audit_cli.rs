@@ -78,7 +78,8 @@ fn record_of(body: &str, key: u64) -> String {
 #[test]
 fn every_unit_of_whole_join_runs_agrees() {
     let dir = tempfile::tempdir().unwrap();
-    for n in ["15", "16"] {
+    // An odd board and an even one (the library's tests recount n = 8..=14).
+    for n in ["14", "15"] {
         let file = dir.path().join(format!("n{n}.ckpt"));
         checkpoint(&file, &[n, "--engine", "join"]);
         let a = audited(&[&file], &["--sample", "all"]);

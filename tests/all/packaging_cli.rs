@@ -187,46 +187,68 @@ fn examples(command: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Runs every example of `nqueens COMMAND --help` as shown, in a fresh folder, with
+/// this build first on `PATH`; a comment that is a number is the expected output.
 #[cfg(unix)]
-#[test]
-fn help_examples_run_as_shown() {
+fn examples_run_as_shown(command: &str) {
     let bin = std::path::Path::new(env!("CARGO_BIN_EXE_nqueens"));
     let path = format!(
         "{}:{}",
         bin.parent().unwrap().display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    for command in [
-        "count", "solve", "verify", "bench", "compare", "merge", "audit", "estimate",
-    ] {
-        let dir = tempfile::tempdir().unwrap();
-        let examples = examples(command);
-        assert!(examples.len() >= 3, "{command}: fewer than 3 examples");
-        assert!(examples
-            .iter()
-            .any(|(line, _)| line.starts_with(&format!("nqueens {command}"))));
-        for (line, comment) in examples {
-            let out = std::process::Command::new("sh")
-                .args(["-c", &line])
-                .current_dir(dir.path())
-                .env("PATH", &path)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{line}: {}",
-                String::from_utf8_lossy(&out.stderr)
+    let dir = tempfile::tempdir().unwrap();
+    let examples = examples(command);
+    assert!(examples.len() >= 3, "{command}: fewer than 3 examples");
+    assert!(examples
+        .iter()
+        .any(|(line, _)| line.starts_with(&format!("nqueens {command}"))));
+    for (line, comment) in examples {
+        let out = std::process::Command::new("sh")
+            .args(["-c", &line])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{line}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if comment.parse::<u128>().is_ok() {
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                comment + "\n",
+                "{line}"
             );
-            // A comment that is a number is the output.
-            if comment.parse::<u128>().is_ok() {
-                assert_eq!(
-                    String::from_utf8_lossy(&out.stdout),
-                    comment + "\n",
-                    "{line}"
-                );
-            }
         }
     }
+}
+
+/// One test per command, so that the examples run side by side.
+macro_rules! help_examples_run_as_shown {
+    ($($test:ident: $command:literal,)*) => {$(
+        #[cfg(unix)]
+        #[test]
+        fn $test() {
+            examples_run_as_shown($command);
+        }
+    )*};
+}
+
+help_examples_run_as_shown! {
+    count_help_examples_run_as_shown: "count",
+    solve_help_examples_run_as_shown: "solve",
+    verify_help_examples_run_as_shown: "verify",
+    bench_help_examples_run_as_shown: "bench",
+    compare_help_examples_run_as_shown: "compare",
+    merge_help_examples_run_as_shown: "merge",
+    audit_help_examples_run_as_shown: "audit",
+    estimate_help_examples_run_as_shown: "estimate",
+}
+
+#[test]
+fn completions_and_man_have_examples() {
     for command in ["completions", "man"] {
         assert!(!examples(command).is_empty());
     }

@@ -89,6 +89,8 @@ fn bench_writes_one_json_and_one_markdown_report() {
             "8",
             "--threads",
             "1",
+            "--runs",
+            "3",
             "--out",
             out,
         ])
@@ -145,6 +147,8 @@ fn bench_no_save_writes_nothing() {
         "6",
         "--threads",
         "1",
+        "--runs",
+        "3",
         "--no-save",
         "--out",
         out,

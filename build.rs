@@ -42,7 +42,14 @@ fn rustc_version() -> Option<String> {
 /// The short hash of HEAD, with `-dirty` when tracked files differ from it.
 fn git_commit() -> Option<String> {
     let git = |args: &[&str]| -> Option<String> {
-        let out = Command::new("git").args(args).output().ok()?;
+        // No optional locks: `git status` would otherwise rewrite the index it
+        // refreshes, and the index is watched below, so that the next cargo command
+        // ran this script again and rebuilt the whole crate.
+        let out = Command::new("git")
+            .env("GIT_OPTIONAL_LOCKS", "0")
+            .args(args)
+            .output()
+            .ok()?;
         out.status
             .success()
             .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())

@@ -19,9 +19,9 @@ use super::{against, paths, Failure, Outcome};
 /// Examples shown at the end of `nqueens bench --help` (each one runs as shown).
 pub const EXAMPLES: &str = "\
 Examples:
-  nqueens bench --to 14 --no-save             # n = 8..=14, 10 samples a row, the table only
+  nqueens bench --to 12 --no-save             # n = 8..=12, 10 samples a row, the table only
   nqueens bench --from 10 --to 14 --runs 5 --json --no-save > run.json
-  nqueens bench --to 13 --kernel scalar --plot scalar.svg --out bench-scalar    # saves JSON and Markdown
+  nqueens bench --to 12 --kernel scalar --plot scalar.svg --out bench-scalar    # saves JSON and Markdown
   nqueens bench --to 12 --runs 3 --threshold 50 --against \"$(command -v nqueens)\"   # two binaries in turns";
 
 /// The largest n of the default ladder, by measure: instruction counts run about 50

@@ -17,9 +17,10 @@ pub const EXAMPLES: &str = "\
 Examples:
   nqueens estimate 16                         # time and memory of count 16 here
   nqueens estimate 20 --threads 64            # the time on 64 threads
+  nqueens estimate 19 --memory 32M --threads 2    # within a budget: less memory, more time
   nqueens estimate 27 --engine backtrack --probes 100000 --json
-  nqueens estimate 22 --memory 1G --threads 16 --shard-hours 0.5
-                                              # a 16-thread node's time, memory, shards";
+  nqueens estimate 24 --engine backtrack --threads 16 --shard-hours 24
+                                              # shards of a day each on a 16-thread node";
 
 /// Arguments of `estimate`.
 #[derive(Debug, Args)]

@@ -204,7 +204,18 @@ fn cut_plan(n: u32, table: bool, cap: usize) -> JoinPlan {
 
 #[test]
 fn pieces_and_cells_on_demand_give_every_unit_the_same_count() {
-    for n in 8u32..=15 {
+    pieces_and_cells_on_demand_agree(8..=14);
+}
+
+#[test]
+fn pieces_and_cells_on_demand_give_every_unit_of_n_15_the_same_count() {
+    pieces_and_cells_on_demand_agree(15..=15);
+}
+
+/// Every unit of every `n` counts alike from the table, from cells made on demand, and
+/// cut into pieces of a few half-boards.
+fn pieces_and_cells_on_demand_agree(sizes: std::ops::RangeInclusive<u32>) {
+    for n in sizes {
         let whole = JoinPlan::new(n as usize, Kernel::Auto.level().unwrap());
         // Pieces of one or seven half-boards cut every unit into as many pieces as
         // it has outer half-boards; from n = 14 on, pieces of 64 reach the same

@@ -8,6 +8,11 @@
 //!   sequences: one every [`PERIOD`] once the task list is known, and one when the
 //!   run ends.
 //!
+//! Both forms give the same ETA: the time per task since the tasks started (those
+//! resumed from a checkpoint left out) times the tasks left. A pass starts its tasks
+//! in a spread order (`SpreadOrder` in the library), so that every stretch of a run
+//! costs about its share of the whole and the ETA holds from the first tasks on.
+//!
 //! The environment variable `NQUEENS_PROGRESS_MS` sets both the delay and the period in
 //! milliseconds (the tests use it to see both forms on short runs).
 
@@ -16,7 +21,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use nqueens::{Observer, Started, TaskResult};
 
 use super::numbers::{grouped, grouped_usize};
@@ -64,10 +69,15 @@ struct Tally {
     stopped: bool,
 }
 
+/// When the tasks started and how many were done then: what the bar's ETA reads, kept
+/// apart from [`Tally`] because the bar may draw while the tally is locked.
+type TasksStarted = Arc<Mutex<Option<(Instant, usize)>>>;
+
 /// How progress is drawn.
 enum View {
-    /// The indicatif bar, hidden until the ticker thread reveals it.
-    Bar(ProgressBar),
+    /// The indicatif bar, hidden until the ticker thread reveals it, and the start
+    /// its ETA counts from.
+    Bar(ProgressBar, TasksStarted),
     /// Plain lines on stderr.
     Lines,
 }
@@ -119,7 +129,8 @@ impl Progress {
     pub fn new() -> Self {
         let (delay, period) = timing();
         let view = if io::stderr().is_terminal() {
-            View::Bar(hidden_bar())
+            let started = TasksStarted::default();
+            View::Bar(hidden_bar(Arc::clone(&started)), started)
         } else {
             View::Lines
         };
@@ -132,7 +143,7 @@ impl Progress {
         let ticker = {
             let shared = Arc::clone(&shared);
             std::thread::spawn(move || match &shared.view {
-                View::Bar(bar) => reveal_bar(&shared, bar, delay),
+                View::Bar(bar, _) => reveal_bar(&shared, bar, delay),
                 View::Lines => write_lines(&shared, period),
             })
         };
@@ -147,7 +158,7 @@ impl Progress {
     pub fn finish(mut self, total: Option<u128>) {
         self.stop();
         match &self.shared.view {
-            View::Bar(bar) => bar.finish_and_clear(),
+            View::Bar(bar, _) => bar.finish_and_clear(),
             View::Lines => {
                 if let Some(total) = total {
                     let tally = *self.shared.tally();
@@ -180,7 +191,8 @@ impl Observer for Progress {
         tally.done = start.done;
         tally.solutions = start.solutions;
         tally.started = Some((Instant::now(), start.done));
-        if let View::Bar(bar) = &self.shared.view {
+        if let View::Bar(bar, started) = &self.shared.view {
+            *started.lock().unwrap_or_else(PoisonError::into_inner) = tally.started;
             bar.set_length(start.tasks as u64);
             bar.set_position(start.done as u64);
             bar.reset_eta();
@@ -195,7 +207,7 @@ impl Observer for Progress {
         let mut tally = self.shared.tally();
         tally.done += 1;
         tally.solutions += result.weighted;
-        if let View::Bar(bar) = &self.shared.view {
+        if let View::Bar(bar, _) = &self.shared.view {
             bar.set_message(so_far(tally.solutions));
             bar.inc(1);
         }
@@ -214,14 +226,32 @@ fn timing() -> (Duration, Duration) {
     }
 }
 
-/// A bar that draws nowhere until [`reveal_bar`] gives it stderr.
-fn hidden_bar() -> ProgressBar {
+/// A bar that draws nowhere until [`reveal_bar`] gives it stderr; its ETA counts from
+/// `started` (see [`eta`]).
+fn hidden_bar(started: TasksStarted) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
+    let run_eta = move |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+        let started = *started.lock().unwrap_or_else(PoisonError::into_inner);
+        let text = started.map_or_else(
+            || "unknown".to_string(),
+            |(at, done_then)| {
+                let done = usize::try_from(state.pos()).unwrap_or(usize::MAX);
+                let tasks = usize::try_from(state.len().unwrap_or(0)).unwrap_or(usize::MAX);
+                eta(
+                    at.elapsed(),
+                    done.saturating_sub(done_then),
+                    tasks.saturating_sub(done),
+                )
+            },
+        );
+        let _ = out.write_str(&text);
+    };
     bar.set_style(
         ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {pos}/{len} tasks, ETA {eta_precise}, {msg}",
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} tasks, ETA {run_eta}, {msg}",
         )
         .expect("the progress template is valid")
+        .with_key("run_eta", run_eta)
         .progress_chars("=> "),
     );
     bar
@@ -288,21 +318,13 @@ fn so_far(solutions: u128) -> String {
 
 /// A plain progress line at `now`, `elapsed` into the run; none before the tasks start
 /// (the task count is not known yet).
-#[allow(
-    clippy::cast_precision_loss,
-    reason = "task counts are far below 2^52, and the ETA is an estimate"
-)]
 fn periodic_line(tally: &Tally, now: Instant, elapsed: Duration) -> Option<String> {
     let (started_at, done_then) = tally.started?;
-    let ran = tally.done - done_then;
-    let eta = if ran == 0 {
-        "unknown".to_string()
-    } else {
-        let per_task = now.duration_since(started_at).as_secs_f64() / ran as f64;
-        clock(Duration::from_secs_f64(
-            per_task * tally.tasks.saturating_sub(tally.done) as f64,
-        ))
-    };
+    let eta = eta(
+        now.duration_since(started_at),
+        tally.done - done_then,
+        tally.tasks.saturating_sub(tally.done),
+    );
     Some(format!(
         "{} {}/{} tasks ({}%), ETA {eta}, {}",
         clock(elapsed),
@@ -310,6 +332,22 @@ fn periodic_line(tally: &Tally, now: Instant, elapsed: Duration) -> Option<Strin
         grouped_usize(tally.tasks),
         percent(tally.done, tally.tasks),
         so_far(tally.solutions),
+    ))
+}
+
+/// The time left when `ran` tasks took `running` and `left` remain, as a
+/// [`clock`]; `unknown` before the first task.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "task counts are far below 2^52, and the ETA is an estimate"
+)]
+fn eta(running: Duration, ran: usize, left: usize) -> String {
+    if ran == 0 {
+        return "unknown".to_string();
+    }
+    let per_task = running.as_secs_f64() / ran as f64;
+    clock(Duration::from_secs_f64(
+        (per_task * left as f64).min(Duration::MAX.as_secs_f64() / 2.0),
     ))
 }
 

@@ -16,6 +16,7 @@ use rayon::ThreadPool;
 use crate::engine::TaskResult;
 use crate::error::Error;
 use crate::run::count::drive::{drive, Sums};
+use crate::run::count::order::SpreadOrder;
 use crate::run::count::stop::Stop;
 use crate::run::long::checkpoint::Checkpoint;
 use crate::run::long::identity::RunId;
@@ -73,15 +74,18 @@ impl Pass<'_> {
     }
 
     /// The tasks this pass must finish that `done` does not hold, one at a time per
-    /// worker, without a list of them being built.
+    /// worker, in the spread order of [`SpreadOrder`] (over this shard's tasks),
+    /// without a list of them being built.
     pub(crate) fn remaining<'d>(
         &self,
         done: &'d Resumed,
     ) -> impl ParallelIterator<Item = usize> + 'd {
-        (self.shard.index.min(self.tasks)..self.tasks)
+        let order = SpreadOrder::new(self.selected());
+        let (first, step) = (self.shard.index, self.shard.count.max(1));
+        (0..order.len())
             .into_par_iter()
-            .step_by(self.shard.count.max(1))
             .with_max_len(1)
+            .map(move |position| first + order.at(position) * step)
             .filter(move |&i| !done.contains(i))
     }
 }
@@ -197,7 +201,8 @@ mod tests {
             work: 0,
         })
         .unwrap();
-        let left: Vec<usize> = pass.remaining(&done).collect();
+        let mut left: Vec<usize> = pass.remaining(&done).collect();
+        left.sort_unstable();
         assert_eq!(left, [1, 7]);
         let beyond = Pass {
             shard: Shard { index: 4, count: 5 },

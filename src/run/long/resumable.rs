@@ -16,7 +16,7 @@ use rayon::ThreadPool;
 use crate::engine::TaskResult;
 use crate::error::Error;
 use crate::run::count::drive::{drive, Sums};
-use crate::run::count::order::SpreadOrder;
+use crate::run::count::order::SpreadBlocks;
 use crate::run::count::stop::Stop;
 use crate::run::long::checkpoint::Checkpoint;
 use crate::run::long::identity::RunId;
@@ -73,19 +73,20 @@ impl Pass<'_> {
             && (index - self.shard.index).is_multiple_of(self.shard.count.max(1))
     }
 
-    /// The tasks this pass must finish that `done` does not hold, one at a time per
-    /// worker, in the spread order of [`SpreadOrder`] (over this shard's tasks),
-    /// without a list of them being built.
+    /// The tasks this pass must finish that `done` does not hold, a block of
+    /// neighbours at a time per worker, the blocks in spread order (see
+    /// [`SpreadBlocks`], over this shard's tasks), without a list of them being built.
     pub(crate) fn remaining<'d>(
         &self,
         done: &'d Resumed,
     ) -> impl ParallelIterator<Item = usize> + 'd {
-        let order = SpreadOrder::new(self.selected());
+        let blocks = SpreadBlocks::new(self.selected());
         let (first, step) = (self.shard.index, self.shard.count.max(1));
-        (0..order.len())
+        (0..blocks.len())
             .into_par_iter()
             .with_max_len(1)
-            .map(move |position| first + order.at(position) * step)
+            .flat_map_iter(move |position| blocks.at(position))
+            .map(move |k| first + k * step)
             .filter(move |&i| !done.contains(i))
     }
 }

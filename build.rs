@@ -54,8 +54,12 @@ fn git_commit() -> Option<String> {
             .success()
             .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
     };
-    // Rebuild when HEAD moves or the index changes (a commit, a checkout, an edit
-    // staged): paths from git itself, so that worktrees work too.
+    // Run again when the sources change (so that an edit makes the build `-dirty`),
+    // and when HEAD moves or the index changes (a commit, a checkout, an edit staged):
+    // git's paths from git itself, so that worktrees work too.
+    for path in ["src", "build.rs", "Cargo.toml", "Cargo.lock"] {
+        println!("cargo:rerun-if-changed={path}");
+    }
     for path in ["HEAD", "index"] {
         if let Some(p) = git(&["rev-parse", "--git-path", path]) {
             println!("cargo:rerun-if-changed={p}");

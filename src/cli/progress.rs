@@ -10,7 +10,7 @@
 //!
 //! Both forms give the same ETA: the time per task since the tasks started (those
 //! resumed from a checkpoint left out) times the tasks left. A pass starts its tasks
-//! in a spread order (`SpreadOrder` in the library), so that every stretch of a run
+//! in spread blocks (`run::count::order` in the library), so that every stretch of a run
 //! costs about its share of the whole and the ETA holds from the first tasks on.
 //!
 //! The environment variable `NQUEENS_PROGRESS_MS` sets both the delay and the period in

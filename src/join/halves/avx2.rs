@@ -10,9 +10,9 @@
 )]
 
 use std::arch::x86_64::{
-    __m256i, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_load_si256,
-    _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256, _mm256_permutevar8x32_epi32,
-    _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
+    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64,
+    _mm256_load_si256, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256,
+    _mm256_permutevar8x32_epi32, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
 };
 
 use super::inner::InnerParts;
@@ -48,16 +48,19 @@ impl InnerLoop for Avx2 {
         mut len: usize,
     ) -> usize {
         // SAFETY: `self` proves AVX2 (`Avx2::detect`).
-        let (avoid_sum, avoid_diff, pattern, zero) = unsafe {
-            (
+        let [avoid_sum, avoid_diff, flag_sum, flag_diff, tagged_without, tagged_with, keep_without, keep_with, zero] = unsafe {
+            [
                 _mm256_set1_epi64x(outer.avoid_sum.cast_signed()),
                 _mm256_set1_epi64x(outer.avoid_diff.cast_signed()),
-                _mm256_set1_epi64x(outer.pattern.cast_signed()),
+                _mm256_set1_epi64x(inner.flag_sum.cast_signed()),
+                _mm256_set1_epi64x(inner.flag_diff.cast_signed()),
+                _mm256_set1_epi64x(outer.tagged[0].cast_signed()),
+                _mm256_set1_epi64x(outer.tagged[1].cast_signed()),
+                _mm256_set1_epi64x(outer.keep[0].cast_signed()),
+                _mm256_set1_epi64x(outer.keep[1].cast_signed()),
                 _mm256_setzero_si256(),
-            )
+            ]
         };
-        let tagged = &inner.tagged[outer.flag];
-        let keep = &inner.keep[outer.flag];
         let mut i = 0;
         while i < inner.padded_len() {
             let load = |values: &[u64]| -> __m256i {
@@ -67,20 +70,32 @@ impl InnerLoop for Avx2 {
                 // unaligned.
                 unsafe { _mm256_loadu_si256(four.as_ptr().cast()) }
             };
-            let (sum, diff, keep, tagged) = (
-                load(&inner.sum),
-                load(&inner.diff),
-                load(keep),
-                load(tagged),
-            );
+            let (sum, diff, pattern) = (load(&inner.sum), load(&inner.diff), load(&inner.pattern));
             // SAFETY: `self` proves AVX2; the order is an aligned 32-byte `PackOrder`.
             let (packed, kept) = unsafe {
                 let conflicts = _mm256_or_si256(
                     _mm256_and_si256(sum, avoid_sum),
                     _mm256_and_si256(diff, avoid_diff),
                 );
-                let kept = _mm256_and_si256(_mm256_cmpeq_epi64(conflicts, zero), keep);
-                let mask = _mm256_movemask_pd(_mm256_castsi256_pd(kept)).cast_unsigned();
+                let free = _mm256_cmpeq_epi64(conflicts, zero);
+                let flags = _mm256_or_si256(
+                    _mm256_and_si256(sum, flag_sum),
+                    _mm256_and_si256(diff, flag_diff),
+                );
+                // Lanes without their flag take the first value of a choice, the
+                // others the second.
+                let unflagged = _mm256_cmpeq_epi64(flags, zero);
+                let keep = _mm256_or_si256(
+                    _mm256_and_si256(unflagged, keep_without),
+                    _mm256_andnot_si256(unflagged, keep_with),
+                );
+                let tagged = _mm256_or_si256(
+                    _mm256_and_si256(unflagged, tagged_without),
+                    _mm256_andnot_si256(unflagged, tagged_with),
+                );
+                let kept = _mm256_and_si256(free, keep);
+                let mask = _mm256_movemask_pd(_mm256_castsi256_pd(kept)).cast_unsigned()
+                    & u32::from(inner.valid_lanes(i));
                 let order = _mm256_load_si256(LEFT_PACK[mask as usize].0.as_ptr().cast());
                 let values = _mm256_or_si256(tagged, pattern);
                 (

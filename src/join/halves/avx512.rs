@@ -10,9 +10,8 @@
 )]
 
 use std::arch::x86_64::{
-    __m512i, _mm512_and_si512, _mm512_loadu_si512, _mm512_mask_test_epi64_mask,
-    _mm512_maskz_compress_epi64, _mm512_or_si512, _mm512_set1_epi64, _mm512_storeu_si512,
-    _mm512_test_epi64_mask,
+    __m512i, _mm512_loadu_si512, _mm512_mask_blend_epi64, _mm512_maskz_compress_epi64,
+    _mm512_or_si512, _mm512_set1_epi64, _mm512_storeu_si512, _mm512_test_epi64_mask,
 };
 
 use super::inner::{InnerParts, INNER_PAD};
@@ -52,16 +51,16 @@ impl InnerLoop for Avx512Popcnt {
         buffer: &mut [u64],
         mut len: usize,
     ) -> usize {
-        // SAFETY: `self` proves AVX-512F (`Avx512::popcnt`).
-        let (avoid_sum, avoid_diff, pattern) = unsafe {
-            (
-                _mm512_set1_epi64(outer.avoid_sum.cast_signed()),
-                _mm512_set1_epi64(outer.avoid_diff.cast_signed()),
-                _mm512_set1_epi64(outer.pattern.cast_signed()),
-            )
+        let splat = |value: u64| {
+            // SAFETY: `self` proves AVX-512F (`Avx512::popcnt`).
+            unsafe { _mm512_set1_epi64(value.cast_signed()) }
         };
-        let tagged = &inner.tagged[outer.flag];
-        let keep = &inner.keep[outer.flag];
+        let (avoid_sum, avoid_diff) = (splat(outer.avoid_sum), splat(outer.avoid_diff));
+        let (flag_sum, flag_diff) = (splat(inner.flag_sum), splat(inner.flag_diff));
+        let (tagged_without, tagged_with) = (splat(outer.tagged[0]), splat(outer.tagged[1]));
+        // The eight lanes' keep masks for inner parts without / with their own flag.
+        let [keep_without, keep_with] =
+            outer.keep.map(|keep| if keep == 0 { 0u8 } else { u8::MAX });
         let mut i = 0;
         while i < inner.padded_len() {
             let load = |values: &[u64]| -> __m512i {
@@ -71,21 +70,16 @@ impl InnerLoop for Avx512Popcnt {
                 // unaligned.
                 unsafe { _mm512_loadu_si512(eight.as_ptr().cast()) }
             };
-            let (sum, diff, keep, tagged) = (
-                load(&inner.sum),
-                load(&inner.diff),
-                load(keep),
-                load(tagged),
-            );
+            let (sum, diff, pattern) = (load(&inner.sum), load(&inner.diff), load(&inner.pattern));
             // SAFETY: `self` proves AVX-512F.
             let (packed, kept) = unsafe {
-                let conflicts = _mm512_or_si512(
-                    _mm512_and_si512(sum, avoid_sum),
-                    _mm512_and_si512(diff, avoid_diff),
-                );
-                // Kept: no conflict, and marked to keep (all ones).
-                let free = !_mm512_test_epi64_mask(conflicts, conflicts);
-                let kept = _mm512_mask_test_epi64_mask(free, keep, keep);
+                let conflicts = _mm512_test_epi64_mask(sum, avoid_sum)
+                    | _mm512_test_epi64_mask(diff, avoid_diff);
+                let flagged =
+                    _mm512_test_epi64_mask(sum, flag_sum) | _mm512_test_epi64_mask(diff, flag_diff);
+                let keep = (flagged & keep_with) | (!flagged & keep_without);
+                let kept = !conflicts & keep & inner.valid_lanes(i);
+                let tagged = _mm512_mask_blend_epi64(flagged, tagged_without, tagged_with);
                 let values = _mm512_or_si512(tagged, pattern);
                 (_mm512_maskz_compress_epi64(kept, values), kept.count_ones())
             };

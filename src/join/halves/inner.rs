@@ -1,5 +1,12 @@
-//! The inner side of a column split: the shorter quadrant list, prepared once as a
+//! The inner side of a column split: the longer quadrant list, prepared once as a
 //! structure of arrays padded to [`INNER_PAD`] entries, and the portable inner loop.
+//!
+//! The preparation writes three plain arrays (local sum and difference diagonals, and
+//! the join pattern), a loop the compiler vectorizes. What depends on the half-board's
+//! flags (the tag of its weight class, and whether it is kept) is chosen in the inner
+//! loop: an inner part's own flag is one test of its diagonals against
+//! [`InnerParts::flag_sum`] and [`InnerParts::flag_diff`], and the outer part brings the
+//! tag and the keep mask for either value of it ([`OuterPart`]).
 
 use super::{HalfSpec, InnerLoop, OuterPart};
 use crate::join::layout::{Layout, QuadrantPlace};
@@ -9,21 +16,26 @@ use crate::join::quadrants::QuadrantEntry;
 /// 256-bit ones).
 pub(crate) const INNER_PAD: usize = 8;
 
-/// The inner quadrant placements of one column split. Padding entries are never kept.
+/// The inner quadrant placements of one column split. Padding entries are never kept:
+/// the inner loops mask them off ([`InnerParts::valid_lanes`]).
 #[derive(Default)]
 pub(crate) struct InnerParts {
     /// Local sum diagonals.
     pub(super) sum: Vec<u64>,
     /// Local difference diagonals.
     pub(super) diff: Vec<u64>,
-    /// The inner part's pattern with the half-board's tag, for an outer part
-    /// without / with its own flag.
-    pub(super) tagged: [Vec<u64>; 2],
-    /// All ones to keep the half-board, 0 to drop it, for an outer part without / with
-    /// its own flag.
-    pub(super) keep: [Vec<u64>; 2],
+    /// The join pattern (no tag).
+    pub(super) pattern: Vec<u64>,
+    /// The local sum diagonal that sets an inner part's own flag (south parts: the
+    /// anti flag), or 0.
+    pub(super) flag_sum: u64,
+    /// The local difference diagonal that sets an inner part's own flag (north parts:
+    /// the main flag), or 0.
+    pub(super) flag_diff: u64,
     /// The entries in use (a multiple of [`INNER_PAD`]); the vectors may be longer.
     len: usize,
+    /// The entries that are placements (the rest of `len` is padding).
+    placements: usize,
 }
 
 impl InnerParts {
@@ -47,48 +59,49 @@ impl InnerParts {
             // Grow only; the values past `padded` are never read.
             self.sum.resize(padded, 0);
             self.diff.resize(padded, 0);
-            for flag in 0..2 {
-                self.tagged[flag].resize(padded, 0);
-                self.keep[flag].resize(padded, 0);
-            }
+            self.pattern.resize(padded, 0);
         }
         self.len = padded;
-        for i in list.len()..padded {
-            self.sum[i] = 0;
-            self.diff[i] = 0;
-            for flag in 0..2 {
-                self.tagged[flag][i] = 0;
-                self.keep[flag][i] = 0;
-            }
+        self.placements = list.len();
+        // A global diagonal `d` of the inner part is local `d >> shift`; the flag's
+        // diagonal below the frame is one no inner part reaches.
+        (self.flag_sum, self.flag_diff) = if inner_is_north {
+            (0, spec.main_diff >> place.diff_shift)
+        } else {
+            (spec.anti_sum >> place.sum_shift, 0)
+        };
+        let sums = self.sum[..list.len()].iter_mut();
+        let diffs = self.diff[..list.len()].iter_mut();
+        let patterns = self.pattern[..list.len()].iter_mut();
+        for (((entry, sum), diff), pattern) in list.iter().zip(sums).zip(diffs).zip(patterns) {
+            *sum = u64::from(entry.sum);
+            *diff = u64::from(entry.diff);
+            *pattern = layout.pattern(*sum << place.sum_shift, *diff << place.diff_shift);
         }
-        for (i, entry) in list.iter().enumerate() {
-            let sum = u64::from(entry.sum);
-            let diff = u64::from(entry.diff);
-            let global_sum = sum << place.sum_shift;
-            let global_diff = diff << place.diff_shift;
-            let pattern = layout.pattern(global_sum, global_diff);
-            let inner_flag = usize::from(if inner_is_north {
-                global_diff & spec.main_diff != 0
-            } else {
-                global_sum & spec.anti_sum != 0
-            });
-            self.sum[i] = sum;
-            self.diff[i] = diff;
-            for outer_flag in 0..2 {
-                let flags = if inner_is_north {
-                    inner_flag * 2 + outer_flag
-                } else {
-                    outer_flag * 2 + inner_flag
-                };
-                self.tagged[outer_flag][i] = pattern | spec.tags[flags];
-                self.keep[outer_flag][i] = if spec.keep[flags] { u64::MAX } else { 0 };
-            }
-        }
+        self.sum[list.len()..padded].fill(0);
+        self.diff[list.len()..padded].fill(0);
+        self.pattern[list.len()..padded].fill(0);
     }
 
     /// The number of entries, padding included.
     pub(super) fn padded_len(&self) -> usize {
         self.len
+    }
+
+    /// The entries from `start` on that are placements, one bit each from bit 0, for
+    /// the [`INNER_PAD`] entries from `start` (the rest of the padded list is padding).
+    #[inline(always)]
+    #[allow(clippy::inline_always, reason = "called in the vector inner loops")]
+    pub(super) fn valid_lanes(&self, start: usize) -> u8 {
+        let real = self.placements.saturating_sub(start).min(INNER_PAD);
+        u8::try_from((1u16 << real) - 1).expect("at most 8 lanes")
+    }
+
+    /// Whether the inner part of local diagonals `sum` and `diff` has its own flag.
+    #[inline(always)]
+    #[allow(clippy::inline_always, reason = "called in the portable inner loop")]
+    pub(super) fn has_flag(&self, sum: u64, diff: u64) -> bool {
+        (sum & self.flag_sum) | (diff & self.flag_diff) != 0
     }
 }
 
@@ -105,14 +118,41 @@ impl InnerLoop for Portable {
         buffer: &mut [u64],
         mut len: usize,
     ) -> usize {
-        let tagged = &inner.tagged[outer.flag];
-        let keep = &inner.keep[outer.flag];
-        for i in 0..inner.padded_len() {
-            let disjoint =
-                (outer.avoid_sum & inner.sum[i]) | (outer.avoid_diff & inner.diff[i]) == 0;
-            buffer[len] = outer.pattern | tagged[i];
-            len += usize::from(disjoint) & usize::from(keep[i] != 0);
+        for i in 0..inner.placements {
+            let (sum, diff) = (inner.sum[i], inner.diff[i]);
+            let flag = usize::from(inner.has_flag(sum, diff));
+            let disjoint = (outer.avoid_sum & sum) | (outer.avoid_diff & diff) == 0;
+            buffer[len] = outer.tagged[flag] | inner.pattern[i];
+            len += usize::from(disjoint) & usize::from(outer.keep[flag] != 0);
         }
         len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_lanes_mark_the_placements_of_every_group() {
+        for placements in 1..=24 {
+            let parts = InnerParts {
+                placements,
+                len: placements.div_ceil(INNER_PAD) * INNER_PAD,
+                ..InnerParts::default()
+            };
+            // Every start the vector loops use: groups of 8 (AVX-512) and of 4 (AVX2).
+            for start in (0..parts.padded_len()).step_by(4) {
+                let lanes = parts.valid_lanes(start);
+                for lane in 0..INNER_PAD {
+                    let expected = start + lane < placements;
+                    assert_eq!(
+                        lanes >> lane & 1 == 1,
+                        expected,
+                        "{placements} {start} {lane}"
+                    );
+                }
+            }
+        }
     }
 }

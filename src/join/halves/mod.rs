@@ -174,10 +174,12 @@ impl HalfCursor {
 
 /// An outer quadrant placement, prepared for pairing with every inner one.
 pub(crate) struct OuterPart {
-    /// Its join pattern.
-    pattern: u64,
-    /// Its own flag (main for a north part, anti for a south part), 0 or 1.
-    flag: usize,
+    /// Its join pattern with the half-board's tag, for an inner part without / with
+    /// its own flag.
+    tagged: [u64; 2],
+    /// All ones to keep the half-board, 0 to drop it, for an inner part without / with
+    /// its own flag.
+    keep: [u64; 2],
     /// The sum diagonals the inner part must avoid, in the inner quadrant's frame.
     avoid_sum: u64,
     /// The difference diagonals the inner part must avoid, in the inner quadrant's

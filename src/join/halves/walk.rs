@@ -300,14 +300,31 @@ impl<'a, L: InnerLoop> Joiner<'a, L> {
         if (outer_sum & spec.blocked_sum) | (outer_diff & spec.blocked_diff) != 0 {
             return;
         }
-        let flag = if self.inner_is_north {
+        let outer_flag = usize::from(if self.inner_is_north {
             outer_sum & spec.anti_sum != 0
         } else {
             outer_diff & spec.main_diff != 0
+        });
+        // The flags index the spec's tags as `main * 2 + anti`; a north part carries
+        // the main flag, a south part the anti one.
+        let flags = |inner_flag: usize| {
+            if self.inner_is_north {
+                inner_flag * 2 + outer_flag
+            } else {
+                outer_flag * 2 + inner_flag
+            }
+        };
+        let pattern = self.layout.pattern(outer_sum, outer_diff);
+        let keep = |inner_flag: usize| {
+            if spec.keep[flags(inner_flag)] {
+                u64::MAX
+            } else {
+                0
+            }
         };
         let outer_part = OuterPart {
-            pattern: self.layout.pattern(outer_sum, outer_diff),
-            flag: usize::from(flag),
+            tagged: [pattern | spec.tags[flags(0)], pattern | spec.tags[flags(1)]],
+            keep: [keep(0), keep(1)],
             // The diagonals below the inner quadrant's frame cannot matter.
             avoid_sum: (outer_sum | spec.blocked_sum) >> self.inner_place.sum_shift,
             avoid_diff: (outer_diff | spec.blocked_diff) >> self.inner_place.diff_shift,

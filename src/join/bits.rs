@@ -32,6 +32,31 @@ pub(crate) fn binomial(n: u32, k: u32) -> u64 {
     BINOMIALS[n as usize][k as usize]
 }
 
+/// The sets whose colex ranks [`colex_rank_fast`] looks up: those within the low
+/// [`RANKED_BITS`] bits (every column set of a quadrant of side 16 or less).
+const RANKED_BITS: u32 = 16;
+
+/// [`colex_rank`] of every set within the low [`RANKED_BITS`] bits, built on first use
+/// (128 KiB; each rank is below `C(16, 8) = 12870`).
+fn rank_table() -> &'static [u16] {
+    static TABLE: std::sync::OnceLock<Vec<u16>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..1u64 << RANKED_BITS)
+            .map(|bits| u16::try_from(colex_rank(bits)).expect("below C(16, 8)"))
+            .collect()
+    })
+}
+
+/// [`colex_rank`], looked up in a table for sets within the low 16 bits (the walk's
+/// column sets, ranked twice per split).
+#[inline]
+pub(crate) fn colex_rank_fast(bits: u64) -> u64 {
+    match usize::try_from(bits) {
+        Ok(index) if bits >> RANKED_BITS == 0 => u64::from(rank_table()[index]),
+        _ => colex_rank(bits),
+    }
+}
+
 /// The rank of the set `bits` among the subsets of the same size in colex order: the
 /// sum, over its `t`-th lowest member `p` (counting from 1), of `C(p, t)`.
 pub(crate) fn colex_rank(bits: u64) -> u64 {
@@ -136,6 +161,13 @@ pub(crate) fn low_mask(width: u32) -> u64 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn fast_colex_ranks_match_the_loop() {
+        for bits in (0..1u64 << 16).chain([1 << 16, 0b1011 << 20, u64::MAX >> 40]) {
+            assert_eq!(colex_rank_fast(bits), colex_rank(bits), "{bits:b}");
+        }
+    }
     use super::*;
 
     #[test]

@@ -13,6 +13,7 @@ use std::arch::x86_64::{
     __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64,
     _mm256_load_si256, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256,
     _mm256_permutevar8x32_epi32, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
+    _pdep_u64,
 };
 
 use super::inner::InnerParts;
@@ -112,6 +113,12 @@ impl InnerLoop for Avx2 {
             i += 4;
         }
         len
+    }
+
+    #[inline(always)]
+    fn deposit(self, compact: u64, mask: u64) -> u64 {
+        // SAFETY: `self` proves BMI2 (`Avx2::detect`).
+        unsafe { _pdep_u64(compact, mask) }
     }
 }
 

@@ -11,7 +11,7 @@
 
 use std::arch::x86_64::{
     __m512i, _mm512_loadu_si512, _mm512_mask_blend_epi64, _mm512_maskz_compress_epi64,
-    _mm512_or_si512, _mm512_set1_epi64, _mm512_storeu_si512, _mm512_test_epi64_mask,
+    _mm512_or_si512, _mm512_set1_epi64, _mm512_storeu_si512, _mm512_test_epi64_mask, _pdep_u64,
 };
 
 use super::inner::{InnerParts, INNER_PAD};
@@ -93,5 +93,11 @@ impl InnerLoop for Avx512Popcnt {
             i += INNER_PAD;
         }
         len
+    }
+
+    #[inline(always)]
+    fn deposit(self, compact: u64, mask: u64) -> u64 {
+        // SAFETY: `self` proves BMI2 (`Avx512::popcnt`).
+        unsafe { _pdep_u64(compact, mask) }
     }
 }

@@ -193,6 +193,18 @@ pub(crate) struct OuterPart {
 pub(crate) trait InnerLoop: Copy {
     /// See the trait.
     fn join(self, outer: &OuterPart, inner: &InnerParts, buffer: &mut [u64], len: usize) -> usize;
+
+    /// Bit deposit: the low bits of `compact` spread, in order, over the set bits of
+    /// `mask` (the split's north columns from its compact rank; `pdep` where the path
+    /// has BMI2).
+    #[inline(always)]
+    #[allow(
+        clippy::inline_always,
+        reason = "called once per split in the walk compiled with the vector features"
+    )]
+    fn deposit(self, compact: u64, mask: u64) -> u64 {
+        crate::join::bits::deposit_bits(compact, mask)
+    }
 }
 
 /// Appends to `out` the tagged join pattern of the kept half-boards of `piece.spec`

@@ -9,7 +9,7 @@
 
 use super::inner::INNER_PAD;
 use super::{Cells, HalfBoards, HalfCursor, HalfSpec, InnerLoop, OuterPart, Piece, CELL_LIMIT};
-use crate::join::bits::{binomial, colex_rank, deposit_bits, low_mask, next_same_popcount};
+use crate::join::bits::{binomial, colex_rank_fast, low_mask, next_same_popcount};
 use crate::join::cells::CellWalk;
 use crate::join::layout::{Layout, QuadrantPlace};
 use crate::join::quadrants::QuadrantEntry;
@@ -54,12 +54,15 @@ pub(super) fn generate_with<L: InnerLoop>(
     }
     let splits = binomial(columns.count_ones(), north_size);
     while cursor.rank < splits {
-        let north_columns = deposit_bits(cursor.compact, columns);
+        let north_columns = inner_loop.deposit(cursor.compact, columns);
         let south_columns = columns & !north_columns;
         let (north_rank, south_rank) = if all_columns {
             (cursor.rank, south_last_rank - cursor.rank)
         } else {
-            (colex_rank(north_columns), colex_rank(south_columns))
+            (
+                colex_rank_fast(north_columns),
+                colex_rank_fast(south_columns),
+            )
         };
         let split = Split {
             north: (north_rows, north_columns, north_rank),

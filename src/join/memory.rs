@@ -52,10 +52,10 @@ pub(crate) const STORED_BYTES: u64 = 168;
 /// Per item half-board of a piece: its pattern (8), the grouped copy (8), its sort
 /// group (4).
 pub(crate) const ITEM_BYTES: u64 = 20;
-/// Per entry of an inner cell, for each side: the prepared inner list (six `u64`
-/// arrays: 48), the cell itself when made on demand (8), and the slack of the list
+/// Per entry of an inner cell, for each side: the prepared inner list (three `u64`
+/// arrays: 24), the cell itself when made on demand (8), and the slack of the list
 /// after a piece's cap (8).
-pub(crate) const INNER_BYTES: u64 = 2 * (48 + 8 + 8);
+pub(crate) const INNER_BYTES: u64 = 2 * (24 + 8 + 8);
 /// The fixed scratch per thread (sort counters, group starts, bit slices, stack).
 const PER_THREAD_FIXED_BYTES: u64 = 4 << 20;
 /// The smallest caps worth running with: below them, a unit would come in so many

@@ -92,6 +92,7 @@ impl InnerParts {
     /// the [`INNER_PAD`] entries from `start` (the rest of the padded list is padding).
     #[inline(always)]
     #[allow(clippy::inline_always, reason = "called in the vector inner loops")]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(super) fn valid_lanes(&self, start: usize) -> u8 {
         let real = self.placements.saturating_sub(start).min(INNER_PAD);
         u8::try_from((1u16 << real) - 1).expect("at most 8 lanes")

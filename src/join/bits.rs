@@ -51,9 +51,11 @@ fn rank_table() -> &'static [u16] {
 /// column sets, ranked twice per split).
 #[inline]
 pub(crate) fn colex_rank_fast(bits: u64) -> u64 {
-    match usize::try_from(bits) {
-        Ok(index) if bits >> RANKED_BITS == 0 => u64::from(rank_table()[index]),
-        _ => colex_rank(bits),
+    if bits >> RANKED_BITS == 0 {
+        let index = usize::try_from(bits).expect("below 2^16");
+        u64::from(rank_table()[index])
+    } else {
+        colex_rank(bits)
     }
 }
 
@@ -161,6 +163,7 @@ pub(crate) fn low_mask(width: u32) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn fast_colex_ranks_match_the_loop() {
@@ -168,7 +171,6 @@ mod tests {
             assert_eq!(colex_rank_fast(bits), colex_rank(bits), "{bits:b}");
         }
     }
-    use super::*;
 
     #[test]
     fn binomials_follow_pascal() {

@@ -8,7 +8,8 @@
 
 use super::sort::{counting_sort, SortScratch};
 use super::{
-    class_of, BLOCK_SLOTS, CHUNK_BITS, CHUNK_ENTRIES, CLASS_COUNT, LANE_WORDS, PATTERN_MASK,
+    class_of, BlockSample, BLOCK_SLOTS, CHUNK_BITS, CHUNK_ENTRIES, CLASS_COUNT, LANE_WORDS,
+    PATTERN_MASK,
 };
 
 /// The most key bits (item groups: `2^MAX_KEY_BITS * CLASS_COUNT`).
@@ -98,6 +99,28 @@ impl Prepared {
         reserve(&mut self.items, len, during)?;
         let lanes = len.saturating_mul(90) / size_of::<Lane>();
         reserve(&mut self.lanes, lanes, during)
+    }
+
+    /// The number of prepared blocks.
+    pub(super) fn block_count(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Keeps only the blocks `sample` selects, and gives back all of them (for
+    /// [`Prepared::restore_blocks`]): a timing sample counts against these.
+    pub(super) fn sample_blocks(&mut self, sample: BlockSample) -> Vec<BlockInfo> {
+        let all = std::mem::take(&mut self.blocks);
+        if let BlockSample::EveryNth(stride) = sample {
+            let stride = stride.max(1);
+            let first = ((stride - 1) / 2).min(all.len().saturating_sub(1));
+            self.blocks = all.iter().skip(first).step_by(stride).copied().collect();
+        }
+        all
+    }
+
+    /// Puts back the blocks [`Prepared::sample_blocks`] gave.
+    pub(super) fn restore_blocks(&mut self, all: Vec<BlockInfo>) {
+        self.blocks = all;
     }
 
     /// Builds the blocks of `stored` (at most `2^30` patterns), with a key chosen for

@@ -175,6 +175,52 @@ pub(crate) fn count_prepared(path: Path, items: &[u64], scratch: &mut PairScratc
     }
 }
 
+/// The prepared blocks a timing sample counts against ([`count_prepared_sample`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BlockSample {
+    /// None: the count's cost apart from its blocks (grouping the items).
+    NoBlocks,
+    /// Every `n`-th block (`n >= 1`; 1 is every block), from block `(n - 1) / 2` on
+    /// (so that the sample sits in the middle of each stretch of `n`), or the last
+    /// block when there are no more than that.
+    EveryNth(usize),
+}
+
+/// A timing sample of [`count_prepared`]: the `items` counted against the prepared
+/// blocks `sample` selects only, with the number of blocks counted and the number
+/// prepared. Its counts are the sample's, not the stored side's. The blocks are sorted
+/// by key, so every `n`-th of them is a spread over the keys; and each item group is as
+/// long as in the whole count (a sample of the items would shorten the groups, and make
+/// each item dearer). A stored side small enough for the plain loop counts as one block.
+pub(crate) fn count_prepared_sample(
+    path: Path,
+    items: &[u64],
+    sample: BlockSample,
+    scratch: &mut PairScratch,
+) -> (PairCounts, usize, usize) {
+    if scratch.small.is_some() {
+        return match sample {
+            BlockSample::NoBlocks => (PairCounts::default(), 0, 1),
+            BlockSample::EveryNth(_) => (count_prepared(path, items, scratch), 1, 1),
+        };
+    }
+    let all = scratch.prepared.sample_blocks(sample);
+    let counted = scratch.prepared.block_count();
+    let counts = count_prepared(path, items, scratch);
+    scratch.prepared.restore_blocks(all);
+    (counts, counted, scratch.prepared.block_count())
+}
+
+/// The number of blocks the last preparation in `scratch` made (1 for a stored side
+/// small enough for the plain loop).
+pub(crate) fn prepared_blocks(scratch: &PairScratch) -> usize {
+    if scratch.small.is_some() {
+        1
+    } else {
+        scratch.prepared.block_count()
+    }
+}
+
 /// The weighted sum of the disjoint pairs and the work, over any lengths.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct WeightedPairs {
@@ -234,6 +280,66 @@ pub fn plain_count(stored: &[u64], items: &[u64]) -> PairCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `len` patterns of `bits` bits, about half of them set, from a fixed seed.
+    fn patterns(len: usize, bits: u32, seed: u64) -> Vec<u64> {
+        let mut state = seed;
+        (0..len)
+            .map(|_| {
+                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                (z ^ (z >> 31)) & ((1 << bits) - 1)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn block_samples_count_the_blocks_they_name() {
+        let stored = patterns(5000, 40, 1);
+        let items: Vec<u64> = patterns(700, 40, 2)
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| tagged(p, i % CLASS_COUNT))
+            .collect();
+        let mut scratch = PairScratch::default();
+        prepare(Path::Portable, &stored, &items, &mut scratch);
+        let blocks = prepared_blocks(&scratch);
+        assert_eq!(blocks, 5000usize.div_ceil(BLOCK_SLOTS));
+        let whole = count_prepared(Path::Portable, &items, &mut scratch);
+        let every = count_prepared_sample(
+            Path::Portable,
+            &items,
+            BlockSample::EveryNth(1),
+            &mut scratch,
+        );
+        assert_eq!(every, (whole, blocks, blocks));
+        let none =
+            count_prepared_sample(Path::Portable, &items, BlockSample::NoBlocks, &mut scratch);
+        assert_eq!(none, (PairCounts::default(), 0, blocks));
+        for stride in [2, 3, blocks, blocks + 5] {
+            let (counts, counted, all) = count_prepared_sample(
+                Path::Portable,
+                &items,
+                BlockSample::EveryNth(stride),
+                &mut scratch,
+            );
+            assert_eq!(all, blocks);
+            let first = ((stride - 1) / 2).min(blocks - 1);
+            assert_eq!(
+                counted,
+                (blocks - first).div_ceil(stride),
+                "stride {stride}"
+            );
+            assert!(counts.pairs <= whole.pairs && counts.pairs > 0);
+            for class in 0..CLASS_COUNT {
+                assert!(counts.per_class[class] <= whole.per_class[class]);
+            }
+        }
+        // The blocks are put back: the whole count is unchanged.
+        assert_eq!(count_prepared(Path::Portable, &items, &mut scratch), whole);
+    }
 
     #[test]
     fn pieces_sum_to_the_whole() {

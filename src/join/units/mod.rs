@@ -226,7 +226,7 @@ impl JoinPlan {
             usize::try_from(memory::inner_len(self.tables.layout.half)).unwrap_or(usize::MAX);
         let timed = scratch
             .try_reserve(self.tables.caps, inner)
-            .map(|()| timing::time(&self.tables, kind, &mut scratch));
+            .map(|()| timing::time(&self.tables, kind, &mut scratch, timing::TARGET_PAIRS));
         self.idle
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

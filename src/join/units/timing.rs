@@ -1,10 +1,15 @@
 //! A unit timed for an estimate (on the thread's CPU clock), run in part when it is
-//! long: its sides generated
-//! whole (timed, their lengths noted), its first stored piece prepared, and the item
-//! half-boards counted against it in sampled chunks, every `k`-th, so that about
-//! [`TARGET_PAIRS`] pairs are counted; the count's time (less the cost of a count of
-//! no items, which a run pays once a piece) is scaled by `k`, and the whole by the
-//! number of stored pieces. A short unit is run whole (`k = 1`, one piece).
+//! long: its sides generated whole (timed, their lengths noted), its first stored
+//! piece prepared, and every item counted against a sample of that piece's blocks,
+//! every `k`-th, so that about [`TARGET_PAIRS`] pairs are counted; the blocks' time
+//! (less the cost of a count against no block: grouping the items, which a run pays
+//! once a piece) is scaled by the blocks prepared over the blocks counted, and the
+//! whole by the number of stored pieces. A short unit is run whole (`k = 1`, one
+//! piece).
+//!
+//! The sample is of blocks, not of items: a sample of the items would cut each item
+//! group short, and short groups cost more per item (n = 24: twice as much), so the
+//! estimate would run high.
 
 use super::compute::UnitScratch;
 use super::list::UnitKind;
@@ -12,21 +17,27 @@ use super::sides;
 use super::Tables;
 use crate::engine::interface::TimedUnit;
 use crate::join::halves::{generate, HalfCursor};
-use crate::join::pairs::{count_prepared, prepare};
+use crate::join::pairs::{count_prepared_sample, prepare, prepared_blocks, BlockSample};
 use crate::sampling::cpu_clock::CpuClock;
 
 /// The pairs (item x stored slot) a timed unit counts: about a second's work.
 pub(crate) const TARGET_PAIRS: u64 = 20_000_000_000;
 
-/// The items of one sampled chunk.
-const CHUNK: usize = 4096;
+/// The fewest blocks a sample counts (when the piece has that many).
+const MIN_SAMPLED_BLOCKS: usize = 4;
 
-/// The measured, or scaled-up, time and work of unit `kind`.
+/// The measured, or scaled-up, time and work of unit `kind`, counting about
+/// `target_pairs` pairs ([`TARGET_PAIRS`] in use).
 #[allow(
     clippy::cast_precision_loss,
     reason = "an estimate: the nearest f64 of counts and lengths is all it needs"
 )]
-pub(super) fn time(tables: &Tables, kind: UnitKind, scratch: &mut UnitScratch) -> TimedUnit {
+pub(super) fn time(
+    tables: &Tables,
+    kind: UnitKind,
+    scratch: &mut UnitScratch,
+    target_pairs: u64,
+) -> TimedUnit {
     let sides = sides::of(tables, kind);
     let stored = time_stored(tables, &sides, scratch);
     let first_len = scratch.stored.len();
@@ -38,16 +49,16 @@ pub(super) fn time(tables: &Tables, kind: UnitKind, scratch: &mut UnitScratch) -
         };
     }
     let (items_seconds, items_len) = time_items(tables, &sides, scratch);
-    // Every `step`-th chunk of items counted against the first stored piece.
+    // The items counted against every `step`-th block of the first stored piece.
     let pairs = items_len as u64 * first_len as u64;
-    let step = usize::try_from(pairs.div_ceil(TARGET_PAIRS).max(1)).unwrap_or(usize::MAX);
+    let step = usize::try_from(pairs.div_ceil(target_pairs.max(1)).max(1)).unwrap_or(usize::MAX);
     let counted = time_counts(tables, &sides, scratch, step);
     let pieces = stored.pieces as f64;
     let per_piece = counted.prepare_seconds + items_seconds + counted.count_seconds;
     TimedUnit {
         seconds: stored.seconds + pieces * per_piece,
-        work: step as f64 * counted.pairs as f64 * stored.len as f64 / first_len as f64,
-        whole: step == 1 && stored.pieces == 1,
+        work: counted.pairs * stored.len as f64 / first_len as f64,
+        whole: counted.whole && stored.pieces == 1,
     }
 }
 
@@ -124,17 +135,20 @@ fn time_items(tables: &Tables, sides: &sides::Sides, scratch: &mut UnitScratch) 
 struct SampledCount {
     /// The time to prepare the stored piece.
     prepare_seconds: f64,
-    /// The count's time, scaled up to every item.
+    /// The count's time, scaled up to every block.
     count_seconds: f64,
-    /// The pairs the sampled items counted.
-    pairs: u64,
+    /// The pairs counted, scaled up to every block.
+    pairs: f64,
+    /// Whether every block was counted.
+    whole: bool,
 }
 
-/// Counts every `step`-th chunk of the items against the first stored piece, and
-/// scales its time by `step`.
+/// Counts the items against every `step`-th block of the first stored piece (at least
+/// [`MIN_SAMPLED_BLOCKS`] of them), and scales the blocks' time and pairs by the
+/// blocks prepared over the blocks counted.
 #[allow(
     clippy::cast_precision_loss,
-    reason = "an estimate: the nearest f64 of a step is all it needs"
+    reason = "an estimate: the nearest f64 of counts is all it needs"
 )]
 fn time_counts(
     tables: &Tables,
@@ -143,15 +157,13 @@ fn time_counts(
     step: usize,
 ) -> SampledCount {
     let path = tables.path;
-    let scale = step as f64;
     let mut out = SampledCount {
         prepare_seconds: 0.0,
         count_seconds: 0.0,
-        pairs: 0,
+        pairs: 0.0,
+        whole: true,
     };
-    let mut prepared = false;
-    let mut chunk_number = 0usize;
-    let mut sample = Vec::new();
+    let mut chosen = None;
     let mut cursor = HalfCursor::default();
     while !cursor.is_done() {
         scratch.items.clear();
@@ -164,7 +176,7 @@ fn time_counts(
         if scratch.items.len() == 0 {
             continue;
         }
-        if !prepared {
+        let stride = *chosen.get_or_insert_with(|| {
             let begun = CpuClock::start();
             prepare(
                 path,
@@ -173,35 +185,86 @@ fn time_counts(
                 &mut scratch.pairs,
             );
             out.prepare_seconds = begun.seconds();
-            prepared = true;
-        }
-        // The sampled chunks, gathered, counted in one call (as a run counts a piece).
-        sample.clear();
+            let blocks = prepared_blocks(&scratch.pairs);
+            step.min(blocks.div_ceil(MIN_SAMPLED_BLOCKS)).max(1)
+        });
         let items = scratch.items.as_slice();
-        if step == 1 {
-            sample.extend_from_slice(items);
-        } else {
-            for chunk in items.chunks(CHUNK) {
-                if chunk_number.is_multiple_of(step) {
-                    sample.extend_from_slice(chunk);
-                }
-                chunk_number += 1;
-            }
-        }
-        let begun = CpuClock::start();
-        let counts = count_prepared(path, &sample, &mut scratch.pairs);
-        let seconds = begun.seconds();
-        // A count has a cost of its own, whatever its items (its walk over the blocks
-        // and their key groups): paid once per piece in a run, so it is not scaled.
-        let overhead = if step == 1 {
+        // A count has a cost apart from its blocks (grouping the items), paid once
+        // per piece in a run: timed alone, and not scaled.
+        let fixed = if stride == 1 {
             0.0
         } else {
             let begun = CpuClock::start();
-            count_prepared(path, &[], &mut scratch.pairs);
-            begun.seconds().min(seconds)
+            count_prepared_sample(path, items, BlockSample::NoBlocks, &mut scratch.pairs);
+            begun.seconds()
         };
-        out.count_seconds += overhead + scale * (seconds - overhead);
-        out.pairs = out.pairs.saturating_add(counts.pairs);
+        let begun = CpuClock::start();
+        let (counts, counted, blocks) = count_prepared_sample(
+            path,
+            items,
+            BlockSample::EveryNth(stride),
+            &mut scratch.pairs,
+        );
+        let seconds = begun.seconds();
+        let scale = blocks as f64 / counted.max(1) as f64;
+        out.whole &= counted == blocks;
+        out.count_seconds += fixed + scale * (seconds - fixed).max(0.0);
+        out.pairs += scale * counts.pairs as f64;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::Kernel;
+    use crate::join::memory::inner_len;
+    use crate::join::JoinPlan;
+
+    /// The unit of `plan` with the most pairs, and its pairs.
+    fn largest_unit(plan: &JoinPlan) -> (usize, u128) {
+        (0..plan.len())
+            .map(|index| (index, plan.run_unit(index).pairs))
+            .max_by_key(|&(_, pairs)| pairs)
+            .expect("a plan has units")
+    }
+
+    /// Times unit `index` of `plan` with the target `target_pairs`.
+    fn timed(plan: &JoinPlan, index: usize, target_pairs: u64) -> TimedUnit {
+        let mut scratch = UnitScratch::default();
+        let inner = usize::try_from(inner_len(plan.tables.layout.half)).unwrap();
+        scratch.try_reserve(plan.tables.caps, inner).unwrap();
+        time(
+            &plan.tables,
+            plan.units.unit(index),
+            &mut scratch,
+            target_pairs,
+        )
+    }
+
+    #[test]
+    #[allow(
+        clippy::cast_precision_loss,
+        clippy::float_cmp,
+        reason = "the pairs are far below 2^53, so the f64 of a whole unit's work is exact"
+    )]
+    fn a_unit_timed_whole_or_on_a_sample_of_its_blocks() {
+        // The largest unit of n = 18 has dozens of blocks of stored patterns.
+        let plan = JoinPlan::new(18, Kernel::Auto.level().expect("the auto level"));
+        let (index, pairs) = largest_unit(&plan);
+        let whole = timed(&plan, index, u64::MAX);
+        assert!(whole.whole);
+        assert_eq!(whole.work, pairs as f64);
+        assert!(whole.seconds > 0.0);
+        // A tiny target: the fewest blocks a sample counts.
+        let sampled = timed(&plan, index, 1);
+        assert!(!sampled.whole);
+        let ratio = sampled.work / pairs as f64;
+        assert!(
+            (0.5..2.0).contains(&ratio),
+            "work {} of {pairs}",
+            sampled.work
+        );
+        assert!(sampled.seconds > 0.0);
+    }
 }

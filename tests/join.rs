@@ -184,17 +184,21 @@ fn pairs_agree_with_plain_loop(level: Level) -> Result<(), Failed> {
 }
 
 /// The pair counter against the plain loop on stored sets long enough for every key
-/// width the sieve uses on large boards: 300,000 patterns (586 blocks: a 10-bit key,
-/// the widest), 40,000 (79 blocks: 7 bits) and 20,000 (40 blocks: 6 bits), over the 38 and
-/// 50 bits of the join patterns of n = 20 and 26, with items of every weight class.
+/// width the sieve uses on large boards: 4,300,000 patterns (8,399 blocks: a 14-bit
+/// key, the widest, as from n = 26), 600,000 (1,172 blocks: 11 bits), 300,000 (586
+/// blocks: 10 bits), 40,000 (79 blocks: 7 bits) and 20,000 (40 blocks: 6 bits), over
+/// the 38 and 50 bits of the join patterns of n = 20 and 26, with items of every
+/// weight class.
 fn large_stored_sets_agree(level: Level) -> Result<(), Failed> {
-    for (stored_len, bits, density, seed) in [
-        (300_000usize, 38u32, 9u64, 1u64),
-        (40_000, 50, 8, 2),
-        (20_000, 38, 10, 3),
+    for (stored_len, item_len, bits, density, seed) in [
+        (4_300_000usize, 200usize, 50u32, 8u64, 4u64),
+        (600_000, 300, 50, 8, 5),
+        (300_000, 1500, 38, 9, 1),
+        (40_000, 1500, 50, 8, 2),
+        (20_000, 1500, 38, 10, 3),
     ] {
         let stored = patterns(stored_len, bits, density, seed);
-        let items = with_classes(&patterns(1500, bits, density, seed ^ 0x5eed), seed);
+        let items = with_classes(&patterns(item_len, bits, density, seed ^ 0x5eed), seed);
         agree(level, &stored, &items)?;
     }
     Ok(())

@@ -43,7 +43,7 @@ mod sort;
 
 use crate::cpu::Level;
 use crate::join::path::Path;
-pub(crate) use blocks::Prepared;
+pub(crate) use blocks::{Prepared, MAX_GROUP_BYTES};
 
 /// The number of item weight classes (weights 1, 2, 4, 8).
 pub const CLASS_COUNT: usize = 4;

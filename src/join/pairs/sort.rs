@@ -2,7 +2,7 @@
 //! class, and the key's bit-frequency sample.
 
 /// The interleaved streams of [`counting_sort`], each with its own counters.
-const STREAMS: usize = 4;
+pub(super) const STREAMS: usize = 4;
 
 /// The buffers of [`counting_sort`].
 #[derive(Default)]

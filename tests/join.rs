@@ -151,8 +151,9 @@ fn agree(level: Level, stored: &[u64], items: &[u64]) -> Result<(), Failed> {
     Ok(())
 }
 
-/// The pair counter against the plain loop: the block edge sizes, one class, no items,
-/// then random lengths, widths and densities (proptest).
+/// The pair counter against the plain loop: the block edge sizes, every pattern width
+/// (so every chunk layout), one class, no items, then random lengths, widths and
+/// densities (proptest).
 fn pairs_agree_with_plain_loop(level: Level) -> Result<(), Failed> {
     for stored_len in [0usize, 1, 23, 24, 25, 511, 512, 513, 1500, 4100] {
         for (bits, density) in [(20u32, 10u64), (36, 12), (62, 8), (62, 40)] {
@@ -160,6 +161,13 @@ fn pairs_agree_with_plain_loop(level: Level) -> Result<(), Failed> {
             let items = with_classes(&patterns(300, bits, density, 99 + u64::from(bits)), 3);
             agree(level, &stored, &items)?;
         }
+    }
+    // Every width of the varying bits (0 to 62), so every chunk layout: narrow chunks
+    // only, and one chunk fewer with wide ones (29 to 32 bits take four wide chunks).
+    for bits in 0..=62u32 {
+        let stored = patterns(1100, bits, 24, u64::from(bits) + 11);
+        let items = with_classes(&patterns(200, bits, 24, u64::from(bits) + 12), 5);
+        agree(level, &stored, &items)?;
     }
     let stored = patterns(700, 30, 14, 5);
     let one_class: Vec<u64> = patterns(200, 30, 14, 6)

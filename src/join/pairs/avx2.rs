@@ -15,7 +15,8 @@ use std::arch::x86_64::{
 };
 
 use super::blocks::{BlockInfo, Lane, Prepared};
-use super::{PairCounts, BLOCK_SLOTS, CHUNK_BITS, CHUNK_ENTRIES, CLASS_COUNT, LANE_WORDS};
+use super::chunks::{chunk_lane, match_layout, ChunkLayout};
+use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS};
 use crate::cpu::x86_64::Avx2;
 
 /// The 256-bit halves of a lane.
@@ -98,17 +99,6 @@ fn load_halves(_: Avx2, lane: &Lane) -> [__m256i; HALVES] {
     std::array::from_fn(|half| unsafe { _mm256_load_si256(base.add(half)) })
 }
 
-/// The table index of chunk `chunk` of the compacted item `compact`: its bits from
-/// `CHUNK_BITS * chunk` on, at most [`CHUNK_BITS`] of them.
-#[inline(always)]
-#[allow(
-    clippy::cast_possible_truncation,
-    reason = "the value is masked to CHUNK_BITS (7) bits"
-)]
-fn chunk_index(compact: u64, chunk: usize) -> usize {
-    ((compact >> (chunk * CHUNK_BITS as usize)) & (CHUNK_ENTRIES as u64 - 1)) as usize
-}
-
 /// Counts every block against its compatible item groups.
 #[inline(always)]
 fn count_blocks(token: Avx2, prepared: &Prepared, items: &[u64]) -> PairCounts {
@@ -117,26 +107,19 @@ fn count_blocks(token: Avx2, prepared: &Prepared, items: &[u64]) -> PairCounts {
     let mut set_bits = [unsafe { _mm256_setzero_si256() }; CLASS_COUNT];
     for block in &prepared.blocks {
         let tables =
-            &prepared.lanes[block.table_start..block.table_start + block.chunks * CHUNK_ENTRIES];
+            &prepared.lanes[block.table_start..block.table_start + block.layout.lanes()];
         let pass = Pass {
             prepared,
             items,
             block,
             tables,
         };
-        match block.chunks {
-            0 => pass.run::<0>(token, &mut set_bits, &mut counts),
-            1 => pass.run::<1>(token, &mut set_bits, &mut counts),
-            2 => pass.run::<2>(token, &mut set_bits, &mut counts),
-            3 => pass.run::<3>(token, &mut set_bits, &mut counts),
-            4 => pass.run::<4>(token, &mut set_bits, &mut counts),
-            5 => pass.run::<5>(token, &mut set_bits, &mut counts),
-            6 => pass.run::<6>(token, &mut set_bits, &mut counts),
-            7 => pass.run::<7>(token, &mut set_bits, &mut counts),
-            8 => pass.run::<8>(token, &mut set_bits, &mut counts),
-            9 => pass.run::<9>(token, &mut set_bits, &mut counts),
-            _ => unreachable!("at most 62 varying bits, so at most 9 chunks of 7"),
+        macro_rules! run {
+            ($chunks:literal, $wide:literal) => {
+                pass.run::<$chunks, $wide>(token, &mut set_bits, &mut counts)
+            };
         }
+        match_layout!(block.layout, run);
     }
     // `per_class` holds the evaluated slots so far (below 2^61); the conflicts are some
     // of them.
@@ -160,16 +143,21 @@ struct Pass<'a> {
 
 impl Pass<'_> {
     /// Counts the block against every item group disjoint from its common key, with
-    /// `CHUNKS` table lookups per item: the conflicts go to `set_bits` (per class, in
-    /// 64-bit lanes), the evaluated slots to `counts`.
+    /// `CHUNKS` table lookups per item, the first `WIDE` of them wide: the conflicts go
+    /// to `set_bits` (per class, in 64-bit lanes), the evaluated slots to `counts`.
     #[inline(always)]
-    fn run<const CHUNKS: usize>(
+    fn run<const CHUNKS: usize, const WIDE: usize>(
         &self,
         token: Avx2,
         set_bits: &mut [__m256i; CLASS_COUNT],
         counts: &mut PairCounts,
     ) {
-        let tables = &self.tables[..CHUNKS * CHUNK_ENTRIES];
+        let lanes = ChunkLayout {
+            chunks: CHUNKS,
+            wide: WIDE,
+        }
+        .lanes();
+        let tables = &self.tables[..lanes];
         let varying = self.block.varying;
         let padding = load_halves(token, &self.block.padding);
         let free_keys = !self.block.common_key & self.prepared.key_mask;
@@ -189,7 +177,7 @@ impl Pass<'_> {
                         let compact = pext(token, item, varying);
                         let mut acc = padding;
                         for chunk in 0..CHUNKS {
-                            let index = chunk * CHUNK_ENTRIES + chunk_index(compact, chunk);
+                            let index = chunk_lane(compact, WIDE, chunk);
                             let entry = load_halves(token, &tables[index]);
                             for half in 0..HALVES {
                                 // SAFETY: the token proves AVX2.

@@ -7,10 +7,8 @@
 )]
 
 use super::sort::{counting_sort, SortScratch};
-use super::{
-    class_of, BlockSample, BLOCK_SLOTS, CHUNK_BITS, CHUNK_ENTRIES, CLASS_COUNT, LANE_WORDS,
-    PATTERN_MASK,
-};
+use super::chunks::{chunk_entries, chunk_shift, ChunkLayout, MAX_BLOCK_LANES};
+use super::{class_of, BlockSample, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS, PATTERN_MASK};
 
 /// The most key bits (item groups: `2^MAX_KEY_BITS * CLASS_COUNT`): `log2(blocks)` up
 /// to 8 Mi stored patterns. It was 10, which stopped the sieve from n = 25 on (n = 26,
@@ -54,8 +52,8 @@ impl Lane {
 pub(super) struct BlockInfo {
     /// The first lane of the block's chunk tables in [`Prepared::lanes`].
     pub(super) table_start: usize,
-    /// The number of chunks (`ceil(varying bits / CHUNK_BITS)`).
-    pub(super) chunks: usize,
+    /// How the varying bits are cut into chunks.
+    pub(super) layout: ChunkLayout,
     /// The varying bits, compacted with `pext` before the table lookups.
     pub(super) varying: u64,
     /// The key bits set in every pattern of the block (in key space).
@@ -96,14 +94,14 @@ pub(crate) struct Prepared {
 
 impl Prepared {
     /// Makes room for the sorted copies and chunk tables of up to `len` patterns a
-    /// side (the chunk tables at the memory model's 90 bytes a pattern), or
+    /// side (the chunk tables at their most, [`MAX_BLOCK_LANES`] a block), or
     /// [`crate::error::Error::OutOfMemory`].
     pub(super) fn try_reserve(&mut self, len: usize) -> Result<(), crate::error::Error> {
         use crate::join::alloc::reserve;
         let during = "reserving the pair counter's buffers";
         reserve(&mut self.sorted, len, during)?;
         reserve(&mut self.items, len, during)?;
-        let lanes = len.saturating_mul(90) / size_of::<Lane>();
+        let lanes = len.div_ceil(BLOCK_SLOTS).saturating_mul(MAX_BLOCK_LANES);
         reserve(&mut self.lanes, lanes, during)
     }
 
@@ -240,7 +238,7 @@ impl Prepared {
             let all = block.iter().fold(u64::MAX, |acc, &p| acc & p);
             let any = block.iter().fold(0u64, |acc, &p| acc | p);
             let varying = any & !(all & self.key_positions);
-            let chunks = (varying.count_ones() as usize).div_ceil(CHUNK_BITS as usize);
+            let layout = ChunkLayout::for_bits(varying.count_ones() as usize);
             // Lane `b`, slot `j`: bit `b` of compacted pattern `j`.
             self.transposed.fill(Lane::default());
             for (slot, &pattern) in block.iter().enumerate() {
@@ -252,20 +250,21 @@ impl Prepared {
                 padding.0[slot / 64] |= 1u64 << (slot % 64);
             }
             let table_start = self.lanes.len();
-            for chunk in 0..chunks {
+            for chunk in 0..layout.chunks {
                 let base = self.lanes.len();
                 self.lanes.push(Lane::default());
-                for subset in 1..CHUNK_ENTRIES {
+                for subset in 1..chunk_entries(layout.wide, chunk) {
                     let lowest = subset.trailing_zeros() as usize;
                     let rest = self.lanes[base + (subset & (subset - 1))];
-                    let bit = chunk * CHUNK_BITS as usize + lowest;
+                    let bit = chunk_shift(layout.wide, chunk) + lowest;
                     let slice = self.transposed.get(bit).copied().unwrap_or_default();
                     self.lanes.push(rest.or(slice));
                 }
             }
+            debug_assert_eq!(self.lanes.len() - table_start, layout.lanes());
             self.blocks.push(BlockInfo {
                 table_start,
-                chunks,
+                layout,
                 varying,
                 common_key: key_of(pext(all, self.key_positions)),
                 padding,

@@ -13,7 +13,7 @@
 //! - the other bits that occur in the block (its *varying* bits) are compacted (`pext`)
 //!   and bit-sliced: one [`BLOCK_SLOTS`]-bit lane per bit, slot `j` set when pattern
 //!   `j` has the bit;
-//! - the varying bits are cut into chunks of [`CHUNK_BITS`] bits, and for each chunk
+//! - the varying bits are cut into chunks of 7 or 8 bits ([`chunks`]), and for each chunk
 //!   the ORs of the lanes of all subsets of its bits are precomputed, so an item needs
 //!   one lane OR per chunk; the zeros of the result are its disjoint patterns (padding
 //!   slots are preset to ones).
@@ -38,6 +38,7 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod blocks;
+mod chunks;
 mod portable;
 mod sort;
 
@@ -51,10 +52,6 @@ pub const CLASS_COUNT: usize = 4;
 const LANE_WORDS: usize = 8;
 /// The stored patterns per block (one bit of a lane each).
 const BLOCK_SLOTS: usize = 64 * LANE_WORDS;
-/// The bits of one precomputed chunk.
-const CHUNK_BITS: u32 = 7;
-/// The entries of one chunk table.
-const CHUNK_ENTRIES: usize = 1 << CHUNK_BITS;
 /// Below this many stored patterns, the plain loop counts.
 const PLAIN_LOOP_LIMIT: usize = 24;
 /// The most items, and the most stored patterns, one count takes: `2^30`. Then every

@@ -1,7 +1,8 @@
 //! The portable counting loop over prepared blocks (any architecture).
 
 use super::blocks::{Lane, Prepared};
-use super::{PairCounts, BLOCK_SLOTS, CHUNK_BITS, CHUNK_ENTRIES, CLASS_COUNT};
+use super::chunks::chunk_lane;
+use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT};
 use crate::join::bits::{extract_bits, for_each_submask};
 
 /// Prepares the blocks of `stored` (at most `2^30` patterns) for items like `sample`.
@@ -16,10 +17,9 @@ pub(super) fn count(items: &[u64], prepared: &mut Prepared) -> PairCounts {
     let prepared = &*prepared;
     let items = prepared.grouped_items(items);
     let mut counts = PairCounts::default();
-    let chunk_mask = (CHUNK_ENTRIES - 1) as u64;
     for block in &prepared.blocks {
         let tables =
-            &prepared.lanes[block.table_start..block.table_start + block.chunks * CHUNK_ENTRIES];
+            &prepared.lanes[block.table_start..block.table_start + block.layout.lanes()];
         let free_keys = !block.common_key & prepared.key_mask;
         for_each_submask(u64::from(free_keys), |key| {
             let key = u32::try_from(key).expect("a submask of a u32");
@@ -29,9 +29,8 @@ pub(super) fn count(items: &[u64], prepared: &mut Prepared) -> PairCounts {
                 for &item in &items[range.clone()] {
                     let compact = extract_bits(item, block.varying);
                     let mut acc: Lane = block.padding;
-                    for (chunk, table) in tables.chunks_exact(CHUNK_ENTRIES).enumerate() {
-                        let index = (compact >> (chunk * CHUNK_BITS as usize)) & chunk_mask;
-                        acc = acc.or(table[usize::try_from(index).expect("below 128")]);
+                    for chunk in 0..block.layout.chunks {
+                        acc = acc.or(tables[chunk_lane(compact, block.layout.wide, chunk)]);
                     }
                     conflicts += u64::from(acc.count_ones());
                 }

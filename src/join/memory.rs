@@ -27,7 +27,7 @@
 use crate::join::bits::binomial;
 use crate::join::cells::max_cell_len;
 use crate::join::halves::CELL_LIMIT;
-use crate::join::pairs::{MAX_COUNT_LEN, MAX_GROUP_BYTES};
+use crate::join::pairs::{MAX_COUNT_LEN, MAX_GROUP_BYTES, MAX_TABLE_BYTES};
 use crate::join::quadrants::{placement_count, ENTRY_BYTES};
 use crate::join::units::list::list_bytes;
 
@@ -46,9 +46,10 @@ pub(crate) fn units_bound(n: u32) -> u64 {
 /// The program image, allocator and runtime.
 const BASE_BYTES: u64 = 8 << 20;
 /// Per stored half-board of a piece: its pattern (8), the sorted copy (8), its sort
-/// group (4), and the chunk tables of its block (at most 9 chunks of 128 lanes of 64
-/// bytes per 512 patterns: 144), rounded up with the block records.
-pub(crate) const STORED_BYTES: u64 = 168;
+/// group (4), and the bit slices of its block (at most 62 lanes of 64 bytes per 512
+/// patterns: 7.75), rounded up with the block records (128 bytes per 512 patterns).
+/// The chunk tables are built one block at a time, in the fixed share below.
+pub(crate) const STORED_BYTES: u64 = 28;
 /// Per item half-board of a piece: its pattern (8), the grouped copy (8), its sort
 /// group (4).
 pub(crate) const ITEM_BYTES: u64 = 20;
@@ -56,11 +57,12 @@ pub(crate) const ITEM_BYTES: u64 = 20;
 /// arrays: 24), the cell itself when made on demand (8), and the slack of the list
 /// after a piece's cap (8).
 pub(crate) const INNER_BYTES: u64 = 2 * (24 + 8 + 8);
-/// The fixed scratch per thread (sort counters, group starts, bit slices, stack).
+/// The fixed scratch per thread (sort counters, group starts, the chunk tables of one
+/// block, the bit slices of the block being prepared, stack).
 const PER_THREAD_FIXED_BYTES: u64 = 4 << 20;
 const _: () = assert!(
-    MAX_GROUP_BYTES <= PER_THREAD_FIXED_BYTES / 2,
-    "the item grouping's buffers must fit the fixed share of a thread"
+    MAX_GROUP_BYTES + MAX_TABLE_BYTES <= PER_THREAD_FIXED_BYTES / 2,
+    "the item grouping's buffers and one block's tables must fit the fixed share of a thread"
 );
 /// The smallest caps worth running with: below them, a unit would come in so many
 /// pieces that a count would crawl.
@@ -258,10 +260,10 @@ mod tests {
 
     #[test]
     fn a_small_budget_makes_cells_on_demand_and_small_caps() {
-        let fit = fit(20, 92_504, 2, 32 << 20).unwrap();
+        let fit = fit(20, 92_504, 2, 20 << 20).unwrap();
         assert!(!fit.table);
         assert!(fit.caps.stored < 90_000);
-        assert!(fit.peak <= 32 << 20);
+        assert!(fit.peak <= 20 << 20);
         assert!(fit.caps.stored >= 4096);
         let generous = super::fit(20, 92_504, 2, 16 << 30).unwrap();
         assert!(generous.table);

@@ -14,7 +14,7 @@ use std::arch::x86_64::{
     _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _pext_u64,
 };
 
-use super::blocks::{BlockInfo, Lane, Prepared};
+use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS};
 use crate::cpu::x86_64::Avx2;
@@ -51,7 +51,10 @@ fn prepare_with_features(token: Avx2, stored: &[u64], sample: &[u64], prepared: 
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 fn count_with_features(token: Avx2, items: &[u64], prepared: &mut Prepared) -> PairCounts {
     prepared.group(items, |value, mask| pext(token, value, mask));
-    count_blocks(token, prepared, prepared.grouped_items(items))
+    let mut tables = std::mem::take(&mut prepared.tables);
+    let counts = count_blocks(token, prepared, prepared.grouped_items(items), &mut tables);
+    prepared.tables = tables;
+    counts
 }
 
 /// BMI2 `pext`.
@@ -99,15 +102,20 @@ fn load_halves(_: Avx2, lane: &Lane) -> [__m256i; HALVES] {
     std::array::from_fn(|half| unsafe { _mm256_load_si256(base.add(half)) })
 }
 
-/// Counts every block against its compatible item groups.
+/// Counts every block against its compatible item groups, building each block's
+/// chunk tables in `table_buffer`.
 #[inline(always)]
-fn count_blocks(token: Avx2, prepared: &Prepared, items: &[u64]) -> PairCounts {
+fn count_blocks(
+    token: Avx2,
+    prepared: &Prepared,
+    items: &[u64],
+    table_buffer: &mut BlockTables,
+) -> PairCounts {
     let mut counts = PairCounts::default();
     // SAFETY: the token proves AVX2.
     let mut set_bits = [unsafe { _mm256_setzero_si256() }; CLASS_COUNT];
     for block in &prepared.blocks {
-        let tables =
-            &prepared.lanes[block.table_start..block.table_start + block.layout.lanes()];
+        let tables = table_buffer.build(prepared, block);
         let pass = Pass {
             prepared,
             items,

@@ -16,7 +16,7 @@ use std::arch::x86_64::{
     _mm512_reduce_add_epi64, _mm512_setzero_si512, _mm512_ternarylogic_epi64, _pext_u64,
 };
 
-use super::blocks::{BlockInfo, Lane, Prepared};
+use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT};
 use crate::cpu::x86_64::Avx512Popcnt;
@@ -63,7 +63,10 @@ fn prepare_with_features(
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
 fn count_with_features(token: Avx512Popcnt, items: &[u64], prepared: &mut Prepared) -> PairCounts {
     prepared.group(items, |value, mask| pext(token, value, mask));
-    count_blocks(token, prepared, prepared.grouped_items(items))
+    let mut tables = std::mem::take(&mut prepared.tables);
+    let counts = count_blocks(token, prepared, prepared.grouped_items(items), &mut tables);
+    prepared.tables = tables;
+    counts
 }
 
 /// BMI2 `pext`.
@@ -102,15 +105,20 @@ fn add_popcounts(_: Avx512Popcnt, sums: __m512i, value: __m512i) -> __m512i {
     unsafe { _mm512_add_epi64(sums, _mm512_popcnt_epi64(value)) }
 }
 
-/// Counts every block against its compatible item groups.
+/// Counts every block against its compatible item groups, building each block's
+/// chunk tables in `table_buffer`.
 #[inline(always)]
-fn count_blocks(token: Avx512Popcnt, prepared: &Prepared, items: &[u64]) -> PairCounts {
+fn count_blocks(
+    token: Avx512Popcnt,
+    prepared: &Prepared,
+    items: &[u64],
+    table_buffer: &mut BlockTables,
+) -> PairCounts {
     let mut counts = PairCounts::default();
     // SAFETY: the token proves AVX-512F.
     let mut set_bits = [unsafe { _mm512_setzero_si512() }; CLASS_COUNT];
     for block in &prepared.blocks {
-        let tables =
-            &prepared.lanes[block.table_start..block.table_start + block.layout.lanes()];
+        let tables = table_buffer.build(prepared, block);
         let pass = Pass {
             prepared,
             items,
@@ -166,12 +174,8 @@ impl Pass<'_> {
         let varying = self.block.varying;
         let padding = load(token, &self.block.padding);
         let free_keys = !self.block.common_key & self.prepared.key_mask;
-        let entry = |compact: u64, chunk: usize| {
-            load(
-                token,
-                &tables[chunk_lane(compact, WIDE, chunk)],
-            )
-        };
+        let entry =
+            |compact: u64, chunk: usize| load(token, &tables[chunk_lane(compact, WIDE, chunk)]);
         // Every key disjoint from the block's common key (a submask walk).
         let mut key = 0u32;
         loop {

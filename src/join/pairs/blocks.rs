@@ -6,8 +6,11 @@
     reason = "the preparation must inline into the count compiled with the AVX2 features, whose `pext` it calls"
 )]
 
-use super::sort::{counting_sort, SortScratch};
 use super::chunks::{chunk_entries, chunk_shift, ChunkLayout, MAX_BLOCK_LANES};
+use super::sort::{counting_sort, SortScratch};
+
+/// The most bit slices of one block (one per varying bit).
+pub(crate) const MAX_SLICES: usize = 62;
 use super::{class_of, BlockSample, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS, PATTERN_MASK};
 
 /// The most key bits (item groups: `2^MAX_KEY_BITS * CLASS_COUNT`): `log2(blocks)` up
@@ -50,8 +53,9 @@ impl Lane {
 /// One block of up to [`BLOCK_SLOTS`] sorted stored patterns.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct BlockInfo {
-    /// The first lane of the block's chunk tables in [`Prepared::lanes`].
-    pub(super) table_start: usize,
+    /// The first of the block's bit slices in [`Prepared::slices`] (one lane per
+    /// varying bit).
+    slice_start: usize,
     /// How the varying bits are cut into chunks.
     pub(super) layout: ChunkLayout,
     /// The varying bits, compacted with `pext` before the table lookups.
@@ -86,23 +90,60 @@ pub(crate) struct Prepared {
     group_starts: Vec<u32>,
     /// The blocks, in sorted order.
     pub(super) blocks: Vec<BlockInfo>,
-    /// The chunk tables of all blocks.
-    pub(super) lanes: Vec<Lane>,
-    /// The bit slices of the block being built.
+    /// The bit slices of every block: lane `b` of a block has slot `j` set when its
+    /// pattern `j` has its varying bit `b`.
+    slices: Vec<Lane>,
+    /// The bit slices of the block being built, all 64 bits.
     transposed: Vec<Lane>,
+    /// The chunk tables of the block being counted (taken out while a count runs).
+    pub(super) tables: BlockTables,
+}
+
+/// The chunk tables of one block, built from its bit slices when the block is counted
+/// (so that only one block's tables, at most [`MAX_BLOCK_LANES`] lanes, are held).
+#[derive(Default)]
+pub(super) struct BlockTables {
+    /// The lanes of the tables, chunk after chunk.
+    lanes: Vec<Lane>,
+}
+
+impl BlockTables {
+    /// Builds the chunk tables of `block` of `prepared` and gives them: for each chunk,
+    /// the ORs of the bit slices of every subset of its bits.
+    #[inline(always)]
+    pub(super) fn build(&mut self, prepared: &Prepared, block: &BlockInfo) -> &[Lane] {
+        let varying = block.varying.count_ones() as usize;
+        let slices = &prepared.slices[block.slice_start..block.slice_start + varying];
+        let layout = block.layout;
+        self.lanes.clear();
+        for chunk in 0..layout.chunks {
+            let base = self.lanes.len();
+            self.lanes.push(Lane::default());
+            for subset in 1..chunk_entries(layout.wide, chunk) {
+                let lowest = subset.trailing_zeros() as usize;
+                let rest = self.lanes[base + (subset & (subset - 1))];
+                let bit = chunk_shift(layout.wide, chunk) + lowest;
+                let slice = slices.get(bit).copied().unwrap_or_default();
+                self.lanes.push(rest.or(slice));
+            }
+        }
+        debug_assert_eq!(self.lanes.len(), layout.lanes());
+        &self.lanes
+    }
 }
 
 impl Prepared {
-    /// Makes room for the sorted copies and chunk tables of up to `len` patterns a
-    /// side (the chunk tables at their most, [`MAX_BLOCK_LANES`] a block), or
+    /// Makes room for the sorted copies and bit slices of up to `len` patterns a side
+    /// (62 lanes a block at most) and for one block's chunk tables, or
     /// [`crate::error::Error::OutOfMemory`].
     pub(super) fn try_reserve(&mut self, len: usize) -> Result<(), crate::error::Error> {
         use crate::join::alloc::reserve;
         let during = "reserving the pair counter's buffers";
         reserve(&mut self.sorted, len, during)?;
         reserve(&mut self.items, len, during)?;
-        let lanes = len.div_ceil(BLOCK_SLOTS).saturating_mul(MAX_BLOCK_LANES);
-        reserve(&mut self.lanes, lanes, during)
+        let slices = len.div_ceil(BLOCK_SLOTS).saturating_mul(MAX_SLICES);
+        reserve(&mut self.slices, slices, during)?;
+        reserve(&mut self.tables.lanes, MAX_BLOCK_LANES, during)
     }
 
     /// The number of prepared blocks.
@@ -227,18 +268,18 @@ impl Prepared {
         );
     }
 
-    /// Cuts the sorted patterns into blocks and builds their chunk tables.
+    /// Cuts the sorted patterns into blocks and keeps their bit slices (their chunk
+    /// tables are built when they are counted: [`BlockTables`]).
     #[inline(always)]
     fn build_blocks(&mut self, pext: &impl Fn(u64, u64) -> u64) {
         self.blocks.clear();
-        self.lanes.clear();
+        self.slices.clear();
         self.transposed.resize(64, Lane::default());
         let sorted = std::mem::take(&mut self.sorted);
         for block in sorted.chunks(BLOCK_SLOTS) {
             let all = block.iter().fold(u64::MAX, |acc, &p| acc & p);
             let any = block.iter().fold(0u64, |acc, &p| acc | p);
             let varying = any & !(all & self.key_positions);
-            let layout = ChunkLayout::for_bits(varying.count_ones() as usize);
             // Lane `b`, slot `j`: bit `b` of compacted pattern `j`.
             self.transposed.fill(Lane::default());
             for (slot, &pattern) in block.iter().enumerate() {
@@ -249,22 +290,12 @@ impl Prepared {
             for slot in block.len()..BLOCK_SLOTS {
                 padding.0[slot / 64] |= 1u64 << (slot % 64);
             }
-            let table_start = self.lanes.len();
-            for chunk in 0..layout.chunks {
-                let base = self.lanes.len();
-                self.lanes.push(Lane::default());
-                for subset in 1..chunk_entries(layout.wide, chunk) {
-                    let lowest = subset.trailing_zeros() as usize;
-                    let rest = self.lanes[base + (subset & (subset - 1))];
-                    let bit = chunk_shift(layout.wide, chunk) + lowest;
-                    let slice = self.transposed.get(bit).copied().unwrap_or_default();
-                    self.lanes.push(rest.or(slice));
-                }
-            }
-            debug_assert_eq!(self.lanes.len() - table_start, layout.lanes());
+            let slice_start = self.slices.len();
+            self.slices
+                .extend_from_slice(&self.transposed[..varying.count_ones() as usize]);
             self.blocks.push(BlockInfo {
-                table_start,
-                layout,
+                slice_start,
+                layout: ChunkLayout::for_bits(varying.count_ones() as usize),
                 varying,
                 common_key: key_of(pext(all, self.key_positions)),
                 padding,

@@ -10,6 +10,11 @@
 //! and each vector path compiles one counting loop per [`ChunkLayout`]
 //! ([`match_layout`]), with every shift, mask and table offset a constant.
 
+#![allow(
+    clippy::inline_always,
+    reason = "the helpers must inline into the counting loops compiled with the vector features"
+)]
+
 /// The bits of a narrow chunk.
 pub(super) const NARROW_BITS: usize = 7;
 /// The bits of a wide chunk.
@@ -181,11 +186,26 @@ mod tests {
             }
         }
         // Where the wide chunks pay: one chunk fewer.
-        assert_eq!(ChunkLayout::for_bits(32), ChunkLayout { chunks: 4, wide: 4 });
-        assert_eq!(ChunkLayout::for_bits(33), ChunkLayout { chunks: 5, wide: 0 });
-        assert_eq!(ChunkLayout::for_bits(36), ChunkLayout { chunks: 5, wide: 1 });
-        assert_eq!(ChunkLayout::for_bits(40), ChunkLayout { chunks: 6, wide: 0 });
-        assert_eq!(ChunkLayout::for_bits(62), ChunkLayout { chunks: 9, wide: 0 });
+        assert_eq!(
+            ChunkLayout::for_bits(32),
+            ChunkLayout { chunks: 4, wide: 4 }
+        );
+        assert_eq!(
+            ChunkLayout::for_bits(33),
+            ChunkLayout { chunks: 5, wide: 0 }
+        );
+        assert_eq!(
+            ChunkLayout::for_bits(36),
+            ChunkLayout { chunks: 5, wide: 1 }
+        );
+        assert_eq!(
+            ChunkLayout::for_bits(40),
+            ChunkLayout { chunks: 6, wide: 0 }
+        );
+        assert_eq!(
+            ChunkLayout::for_bits(62),
+            ChunkLayout { chunks: 9, wide: 0 }
+        );
     }
 
     #[test]

@@ -18,8 +18,10 @@
 //!   one lane OR per chunk; the zeros of the result are its disjoint patterns (padding
 //!   slots are preset to ones).
 //!
-//! The block's tables (tens of KiB) stay in cache while every item group passes over
-//! them. Stored sets under [`PLAIN_LOOP_LIMIT`] patterns use a plain loop.
+//! The preparation keeps each block's bit slices (8 bytes a pattern); a count builds a
+//! block's tables (tens of KiB) from them when it comes to the block, and they stay in
+//! cache while every item group passes over them, so only one block's tables are ever
+//! held. Stored sets under [`PLAIN_LOOP_LIMIT`] patterns use a plain loop.
 //!
 //! **Vector paths.** The portable path ([`portable`]) runs everywhere (`u64` words,
 //! software `pext`); the AVX2 path ([`avx2`]) uses 256-bit ORs, BMI2 `pext` and a
@@ -45,6 +47,10 @@ mod sort;
 use crate::cpu::Level;
 use crate::join::path::Path;
 pub(crate) use blocks::{Prepared, MAX_GROUP_BYTES};
+
+/// The bytes of one block's chunk tables at their most.
+pub(crate) const MAX_TABLE_BYTES: u64 =
+    (chunks::MAX_BLOCK_LANES * size_of::<blocks::Lane>()) as u64;
 
 /// The number of item weight classes (weights 1, 2, 4, 8).
 pub const CLASS_COUNT: usize = 4;

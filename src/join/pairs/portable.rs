@@ -1,6 +1,6 @@
 //! The portable counting loop over prepared blocks (any architecture).
 
-use super::blocks::{Lane, Prepared};
+use super::blocks::{BlockTables, Lane, Prepared};
 use super::chunks::chunk_lane;
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT};
 use crate::join::bits::{extract_bits, for_each_submask};
@@ -14,12 +14,18 @@ pub(super) fn prepare(stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
 /// blocks.
 pub(super) fn count(items: &[u64], prepared: &mut Prepared) -> PairCounts {
     prepared.group(items, extract_bits);
-    let prepared = &*prepared;
-    let items = prepared.grouped_items(items);
+    let mut tables = std::mem::take(&mut prepared.tables);
+    let counts = count_blocks(prepared, prepared.grouped_items(items), &mut tables);
+    prepared.tables = tables;
+    counts
+}
+
+/// Counts every block against its compatible item groups, building each block's chunk
+/// tables in `table_buffer`.
+fn count_blocks(prepared: &Prepared, items: &[u64], table_buffer: &mut BlockTables) -> PairCounts {
     let mut counts = PairCounts::default();
     for block in &prepared.blocks {
-        let tables =
-            &prepared.lanes[block.table_start..block.table_start + block.layout.lanes()];
+        let tables = table_buffer.build(prepared, block);
         let free_keys = !block.common_key & prepared.key_mask;
         for_each_submask(u64::from(free_keys), |key| {
             let key = u32::try_from(key).expect("a submask of a u32");

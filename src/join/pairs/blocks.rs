@@ -8,10 +8,10 @@
 
 use super::chunks::{chunk_entries, chunk_shift, ChunkLayout, MAX_BLOCK_LANES};
 use super::sort::{counting_sort, SortScratch};
-
-/// The most bit slices of one block (one per varying bit).
-pub(crate) const MAX_SLICES: usize = 62;
 use super::{class_of, BlockSample, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS, PATTERN_MASK};
+
+/// The most bit slices of one block (one per varying bit: a pattern has at most 62).
+const MAX_SLICES: usize = 62;
 
 /// The most key bits (item groups: `2^MAX_KEY_BITS * CLASS_COUNT`): `log2(blocks)` up
 /// to 8 Mi stored patterns. It was 10, which stopped the sieve from n = 25 on (n = 26,

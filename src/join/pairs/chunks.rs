@@ -112,7 +112,9 @@ pub(super) const fn chunk_lane(compact: u64, wide: usize, chunk: usize) -> usize
 }
 
 /// A `match` on a [`ChunkLayout`] that expands `$run!(CHUNKS, WIDE)`, with both as
-/// literals, for every layout [`ChunkLayout::for_bits`] makes.
+/// literals, for every layout [`ChunkLayout::for_bits`] makes. (The vector paths use
+/// it, so only the tests do off x86-64.)
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_macros))]
 macro_rules! match_layout {
     ($layout:expr, $run:ident) => {
         match ($layout.chunks, $layout.wide) {
@@ -150,6 +152,7 @@ macro_rules! match_layout {
         }
     };
 }
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_imports))]
 pub(super) use match_layout;
 
 #[cfg(test)]

@@ -189,26 +189,11 @@ mod tests {
             }
         }
         // Where the wide chunks pay: one chunk fewer.
-        assert_eq!(
-            ChunkLayout::for_bits(32),
-            ChunkLayout { chunks: 4, wide: 4 }
-        );
-        assert_eq!(
-            ChunkLayout::for_bits(33),
-            ChunkLayout { chunks: 5, wide: 0 }
-        );
-        assert_eq!(
-            ChunkLayout::for_bits(36),
-            ChunkLayout { chunks: 5, wide: 1 }
-        );
-        assert_eq!(
-            ChunkLayout::for_bits(40),
-            ChunkLayout { chunks: 6, wide: 0 }
-        );
-        assert_eq!(
-            ChunkLayout::for_bits(62),
-            ChunkLayout { chunks: 9, wide: 0 }
-        );
+        for (varying, chunks, wide) in [(32, 4, 4), (33, 5, 0), (36, 5, 1), (40, 6, 0), (62, 9, 0)]
+        {
+            let want = ChunkLayout { chunks, wide };
+            assert_eq!(ChunkLayout::for_bits(varying), want, "{varying} bits");
+        }
     }
 
     #[test]

@@ -32,9 +32,17 @@ pub(super) fn prepare(token: Avx2, stored: &[u64], sample: &[u64], prepared: &mu
     unsafe { prepare_with_features(token, stored, sample, prepared) }
 }
 
-/// Counts the disjoint pairs of the tagged `items` (at most `2^30`) and the prepared
-/// blocks; `token` proves the features.
-pub(super) fn count(token: Avx2, items: &[u64], prepared: &mut Prepared) -> PairCounts {
+/// Groups the tagged `items` (at most `2^30`) for the prepared blocks; `token` proves
+/// the features.
+pub(super) fn group(token: Avx2, items: &[u64], prepared: &mut Prepared) {
+    // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features `group_with_features` is compiled
+    // with.
+    unsafe { group_with_features(token, items, prepared) }
+}
+
+/// Counts the disjoint pairs of the tagged `items` (at most `2^30`), grouped last
+/// ([`group`]), and the prepared blocks; `token` proves the features.
+pub(super) fn count_grouped(token: Avx2, items: &[u64], prepared: &mut Prepared) -> PairCounts {
     // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features `count_with_features` is compiled
     // with.
     unsafe { count_with_features(token, items, prepared) }
@@ -46,11 +54,15 @@ fn prepare_with_features(token: Avx2, stored: &[u64], sample: &[u64], prepared: 
     prepared.prepare_stored(stored, sample, |value, mask| pext(token, value, mask));
 }
 
-/// The item grouping, with hardware `pext`, and the counting loop, compiled with the
-/// features.
+/// The item grouping, with hardware `pext`, compiled with the features.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+fn group_with_features(token: Avx2, items: &[u64], prepared: &mut Prepared) {
+    prepared.group(items, |value, mask| pext(token, value, mask));
+}
+
+/// The counting loop, compiled with the features.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 fn count_with_features(token: Avx2, items: &[u64], prepared: &mut Prepared) -> PairCounts {
-    prepared.group(items, |value, mask| pext(token, value, mask));
     let mut tables = std::mem::take(&mut prepared.tables);
     let counts = count_blocks(token, prepared, prepared.grouped_items(items), &mut tables);
     prepared.tables = tables;

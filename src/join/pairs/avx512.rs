@@ -38,9 +38,22 @@ pub(super) fn prepare(
     unsafe { prepare_with_features(token, stored, sample, prepared) }
 }
 
-/// Counts the disjoint pairs of the tagged `items` (at most `2^30`) and the prepared
-/// blocks; `token` proves the features.
-pub(super) fn count(token: Avx512Popcnt, items: &[u64], prepared: &mut Prepared) -> PairCounts {
+/// Groups the tagged `items` (at most `2^30`) for the prepared blocks; `token` proves
+/// the features.
+pub(super) fn group(token: Avx512Popcnt, items: &[u64], prepared: &mut Prepared) {
+    // SAFETY: `token` proves AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ, BMI2 and POPCNT
+    // (`Avx512::popcnt`), the features `group_with_features` is compiled
+    // with.
+    unsafe { group_with_features(token, items, prepared) }
+}
+
+/// Counts the disjoint pairs of the tagged `items` (at most `2^30`), grouped last
+/// ([`group`]), and the prepared blocks; `token` proves the features.
+pub(super) fn count_grouped(
+    token: Avx512Popcnt,
+    items: &[u64],
+    prepared: &mut Prepared,
+) -> PairCounts {
     // SAFETY: `token` proves AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ, BMI2 and POPCNT
     // (`Avx512::popcnt`), the features `count_with_features` is compiled
     // with.
@@ -58,11 +71,15 @@ fn prepare_with_features(
     prepared.prepare_stored(stored, sample, |value, mask| pext(token, value, mask));
 }
 
-/// The item grouping, with hardware `pext`, and the counting loop, compiled with the
-/// features.
+/// The item grouping, with hardware `pext`, compiled with the features.
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
+fn group_with_features(token: Avx512Popcnt, items: &[u64], prepared: &mut Prepared) {
+    prepared.group(items, |value, mask| pext(token, value, mask));
+}
+
+/// The counting loop, compiled with the features.
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
 fn count_with_features(token: Avx512Popcnt, items: &[u64], prepared: &mut Prepared) -> PairCounts {
-    prepared.group(items, |value, mask| pext(token, value, mask));
     let mut tables = std::mem::take(&mut prepared.tables);
     let counts = count_blocks(token, prepared, prepared.grouped_items(items), &mut tables);
     prepared.tables = tables;

@@ -8,7 +8,7 @@
 
 use super::chunks::{chunk_entries, chunk_shift, ChunkLayout, MAX_BLOCK_LANES};
 use super::sort::{counting_sort, SortScratch};
-use super::{class_of, BlockSample, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS, PATTERN_MASK};
+use super::{class_of, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS, PATTERN_MASK};
 
 /// The most bit slices of one block (one per varying bit: a pattern has at most 62).
 const MAX_SLICES: usize = 62;
@@ -151,15 +151,15 @@ impl Prepared {
         self.blocks.len()
     }
 
-    /// Keeps only the blocks `sample` selects, and gives back all of them (for
+    /// Keeps only every `stride`-th block (`stride >= 1`), from block `(stride - 1) / 2`
+    /// on, or the last one when there are no more (see
+    /// [`super::GroupedItems::count_sample`]), and gives back all of them (for
     /// [`Prepared::restore_blocks`]): a timing sample counts against these.
-    pub(super) fn sample_blocks(&mut self, sample: BlockSample) -> Vec<BlockInfo> {
+    pub(super) fn sample_blocks(&mut self, stride: usize) -> Vec<BlockInfo> {
         let all = std::mem::take(&mut self.blocks);
-        if let BlockSample::EveryNth(stride) = sample {
-            let stride = stride.max(1);
-            let first = ((stride - 1) / 2).min(all.len().saturating_sub(1));
-            self.blocks = all.iter().skip(first).step_by(stride).copied().collect();
-        }
+        let stride = stride.max(1);
+        let first = ((stride - 1) / 2).min(all.len().saturating_sub(1));
+        self.blocks = all.iter().skip(first).step_by(stride).copied().collect();
         all
     }
 

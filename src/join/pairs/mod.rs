@@ -168,50 +168,93 @@ pub(crate) fn count_prepared(path: Path, items: &[u64], scratch: &mut PairScratc
     if let Some(small) = &scratch.small {
         return plain_count(small, items);
     }
-    let prepared = &mut scratch.prepared;
+    group(path, items, &mut scratch.prepared);
+    count_grouped(path, items, &mut scratch.prepared)
+}
+
+/// Groups the tagged `items` for the blocks in `prepared`, on the path `path`.
+fn group(path: Path, items: &[u64], prepared: &mut Prepared) {
     match path {
-        Path::Portable => portable::count(items, prepared),
+        Path::Portable => portable::group(items, prepared),
         #[cfg(target_arch = "x86_64")]
-        Path::Avx2(token) => avx2::count(token, items, prepared),
+        Path::Avx2(token) => avx2::group(token, items, prepared),
         #[cfg(target_arch = "x86_64")]
-        Path::Avx512(token) => avx512::count(token, items, prepared),
+        Path::Avx512(token) => avx512::group(token, items, prepared),
     }
 }
 
-/// The prepared blocks a timing sample counts against ([`count_prepared_sample`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BlockSample {
-    /// None: the count's cost apart from its blocks (grouping the items).
-    NoBlocks,
-    /// Every `n`-th block (`n >= 1`; 1 is every block), from block `(n - 1) / 2` on
-    /// (so that the sample sits in the middle of each stretch of `n`), or the last
-    /// block when there are no more than that.
-    EveryNth(usize),
+/// Counts the tagged `items`, grouped last ([`group`]), against the blocks in
+/// `prepared`, on the path `path`.
+fn count_grouped(path: Path, items: &[u64], prepared: &mut Prepared) -> PairCounts {
+    match path {
+        Path::Portable => portable::count_grouped(items, prepared),
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2(token) => avx2::count_grouped(token, items, prepared),
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx512(token) => avx512::count_grouped(token, items, prepared),
+    }
 }
 
-/// A timing sample of [`count_prepared`]: the `items` counted against the prepared
-/// blocks `sample` selects only, with the number of blocks counted and the number
-/// prepared. Its counts are the sample's, not the stored side's. The blocks are sorted
-/// by key, so every `n`-th of them is a spread over the keys; and each item group is as
-/// long as in the whole count (a sample of the items would shorten the groups, and make
-/// each item dearer). A stored side small enough for the plain loop counts as one block.
-pub(crate) fn count_prepared_sample(
+/// Items grouped for the stored side last prepared, ready for timing samples of
+/// [`count_prepared`] ([`GroupedItems::count_sample`]): the grouping and the blocks
+/// are two steps, so that each can be timed on its own (the timing scales the blocks'
+/// time up, not the grouping's, which a count pays once). The borrows keep the items
+/// and the grouping together.
+pub(crate) struct GroupedItems<'a> {
+    /// The path the stored side was prepared on.
     path: Path,
-    items: &[u64],
-    sample: BlockSample,
-    scratch: &mut PairScratch,
-) -> (PairCounts, usize, usize) {
-    if scratch.small.is_some() {
-        return match sample {
-            BlockSample::NoBlocks => (PairCounts::default(), 0, 1),
-            BlockSample::EveryNth(_) => (count_prepared(path, items, scratch), 1, 1),
-        };
+    /// The items, as grouped.
+    items: &'a [u64],
+    /// The preparation, with the items' groups.
+    scratch: &'a mut PairScratch,
+}
+
+/// Groups the tagged `items` (at most [`MAX_COUNT_LEN`]) for the stored patterns last
+/// prepared in `scratch` on the path `path`: the first step of [`count_prepared`].
+///
+/// # Panics
+/// If `items` is longer than [`MAX_COUNT_LEN`].
+pub(crate) fn group_items<'a>(
+    path: Path,
+    items: &'a [u64],
+    scratch: &'a mut PairScratch,
+) -> GroupedItems<'a> {
+    assert!(
+        items.len() <= MAX_COUNT_LEN,
+        "a count takes at most 2^30 items"
+    );
+    if scratch.small.is_none() {
+        group(path, items, &mut scratch.prepared);
     }
-    let all = scratch.prepared.sample_blocks(sample);
-    let counted = scratch.prepared.block_count();
-    let counts = count_prepared(path, items, scratch);
-    scratch.prepared.restore_blocks(all);
-    (counts, counted, scratch.prepared.block_count())
+    GroupedItems {
+        path,
+        items,
+        scratch,
+    }
+}
+
+impl GroupedItems<'_> {
+    /// The second step of [`count_prepared`] on a sample of the blocks: every
+    /// `stride`-th block (`stride >= 1`; 1 is every block), from block
+    /// `(stride - 1) / 2` on (so that the sample sits in the middle of each stretch of
+    /// `stride`), or the last block when there are no more than that. Gives the counts,
+    /// the number of blocks counted and the number prepared. The counts are the
+    /// sample's, not the stored side's. The blocks are sorted by key, so every
+    /// `stride`-th of them is a spread over the keys; and each item group is as long as
+    /// in the whole count (a sample of the items would shorten the groups, and make
+    /// each item dearer). A stored side small enough for the plain loop counts as one
+    /// block.
+    pub(crate) fn count_sample(&mut self, stride: usize) -> (PairCounts, usize, usize) {
+        if let Some(small) = &self.scratch.small {
+            return (plain_count(small, self.items), 1, 1);
+        }
+        let prepared = &mut self.scratch.prepared;
+        let all = prepared.sample_blocks(stride);
+        let counted = prepared.block_count();
+        let counts = count_grouped(self.path, self.items, prepared);
+        prepared.restore_blocks(all);
+        (counts, counted, prepared.block_count())
+    }
 }
 
 /// The number of blocks the last preparation in `scratch` made (1 for a stored side
@@ -311,23 +354,10 @@ mod tests {
         let blocks = prepared_blocks(&scratch);
         assert_eq!(blocks, 5000usize.div_ceil(BLOCK_SLOTS));
         let whole = count_prepared(Path::Portable, &items, &mut scratch);
-        let every = count_prepared_sample(
-            Path::Portable,
-            &items,
-            BlockSample::EveryNth(1),
-            &mut scratch,
-        );
-        assert_eq!(every, (whole, blocks, blocks));
-        let none =
-            count_prepared_sample(Path::Portable, &items, BlockSample::NoBlocks, &mut scratch);
-        assert_eq!(none, (PairCounts::default(), 0, blocks));
+        let mut grouped = group_items(Path::Portable, &items, &mut scratch);
+        assert_eq!(grouped.count_sample(1), (whole, blocks, blocks));
         for stride in [2, 3, blocks, blocks + 5] {
-            let (counts, counted, all) = count_prepared_sample(
-                Path::Portable,
-                &items,
-                BlockSample::EveryNth(stride),
-                &mut scratch,
-            );
+            let (counts, counted, all) = grouped.count_sample(stride);
             assert_eq!(all, blocks);
             let first = ((stride - 1) / 2).min(blocks - 1);
             assert_eq!(
@@ -341,7 +371,25 @@ mod tests {
             }
         }
         // The blocks are put back: the whole count is unchanged.
+        assert_eq!(grouped.count_sample(1), (whole, blocks, blocks));
         assert_eq!(count_prepared(Path::Portable, &items, &mut scratch), whole);
+    }
+
+    #[test]
+    fn a_small_stored_side_is_one_block_of_a_sample() {
+        let stored = patterns(PLAIN_LOOP_LIMIT - 1, 20, 3);
+        let items: Vec<u64> = patterns(50, 20, 4)
+            .into_iter()
+            .map(|p| tagged(p, 1))
+            .collect();
+        let mut scratch = PairScratch::default();
+        prepare(Path::Portable, &stored, &items, &mut scratch);
+        assert_eq!(prepared_blocks(&scratch), 1);
+        let whole = plain_count(&stored, &items);
+        let mut grouped = group_items(Path::Portable, &items, &mut scratch);
+        for stride in [1, 7] {
+            assert_eq!(grouped.count_sample(stride), (whole, 1, 1));
+        }
     }
 
     #[test]

@@ -10,10 +10,14 @@ pub(super) fn prepare(stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
     prepared.prepare_stored(stored, sample, extract_bits);
 }
 
-/// Counts the disjoint pairs of the tagged `items` (at most `2^30`) and the prepared
-/// blocks.
-pub(super) fn count(items: &[u64], prepared: &mut Prepared) -> PairCounts {
+/// Groups the tagged `items` (at most `2^30`) for the prepared blocks.
+pub(super) fn group(items: &[u64], prepared: &mut Prepared) {
     prepared.group(items, extract_bits);
+}
+
+/// Counts the disjoint pairs of the tagged `items` (at most `2^30`), grouped last
+/// ([`group`]), and the prepared blocks.
+pub(super) fn count_grouped(items: &[u64], prepared: &mut Prepared) -> PairCounts {
     let mut tables = std::mem::take(&mut prepared.tables);
     let counts = count_blocks(prepared, prepared.grouped_items(items), &mut tables);
     prepared.tables = tables;

@@ -2,9 +2,9 @@
 //! long: its sides generated whole (timed, their lengths noted), its first stored
 //! piece prepared, and every item counted against a sample of that piece's blocks,
 //! every `k`-th, so that about [`TARGET_PAIRS`] pairs are counted; the blocks' time
-//! (less the cost of a count against no block: grouping the items, which a run pays
-//! once a piece) is scaled by the blocks prepared over the blocks counted, and the
-//! whole by the number of stored pieces. A short unit is run whole (`k = 1`, one
+//! (timed apart from the items' grouping, which a run pays once a piece) is scaled by
+//! the blocks prepared over the blocks counted, and the whole by the number of stored
+//! pieces. A short unit is run whole (`k = 1`, one
 //! piece).
 //!
 //! The sample is of blocks, not of items: a sample of the items would cut each item
@@ -17,7 +17,7 @@ use super::sides;
 use super::Tables;
 use crate::engine::interface::TimedUnit;
 use crate::join::halves::{generate, HalfCursor};
-use crate::join::pairs::{count_prepared_sample, prepare, prepared_blocks, BlockSample};
+use crate::join::pairs::{group_items, prepare, prepared_blocks};
 use crate::sampling::cpu_clock::CpuClock;
 
 /// The pairs (item x stored slot) a timed unit counts: about a second's work.
@@ -188,27 +188,19 @@ fn time_counts(
             let blocks = prepared_blocks(&scratch.pairs);
             step.min(blocks.div_ceil(MIN_SAMPLED_BLOCKS)).max(1)
         });
-        let items = scratch.items.as_slice();
-        // A count has a cost apart from its blocks (grouping the items), paid once
-        // per piece in a run: timed alone, and not scaled.
-        let fixed = if stride == 1 {
-            0.0
-        } else {
-            let begun = CpuClock::start();
-            count_prepared_sample(path, items, BlockSample::NoBlocks, &mut scratch.pairs);
-            begun.seconds()
-        };
+        // The items' grouping is paid once a count, whatever its blocks: timed on its
+        // own and not scaled. (Timing it apart from the blocks matters: the sampled
+        // blocks of a long unit can take less time than the grouping, and a
+        // difference of two timings scaled up by thousands of blocks was noise.)
         let begun = CpuClock::start();
-        let (counts, counted, blocks) = count_prepared_sample(
-            path,
-            items,
-            BlockSample::EveryNth(stride),
-            &mut scratch.pairs,
-        );
+        let mut grouped = group_items(path, scratch.items.as_slice(), &mut scratch.pairs);
+        let grouping = begun.seconds();
+        let begun = CpuClock::start();
+        let (counts, counted, blocks) = grouped.count_sample(stride);
         let seconds = begun.seconds();
         let scale = blocks as f64 / counted.max(1) as f64;
         out.whole &= counted == blocks;
-        out.count_seconds += fixed + scale * (seconds - fixed).max(0.0);
+        out.count_seconds += grouping + scale * seconds;
         out.pairs += scale * counts.pairs as f64;
     }
     out

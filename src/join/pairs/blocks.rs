@@ -7,6 +7,7 @@
 )]
 
 use super::chunks::{chunk_entries, chunk_shift, ChunkLayout, MAX_BLOCK_LANES};
+use super::key_size::best_key_bits;
 use super::sort::{counting_sort, SortScratch};
 use super::{class_of, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS, PATTERN_MASK};
 
@@ -24,6 +25,9 @@ pub(crate) const MAX_GROUP_BYTES: u64 =
 /// The key bits beyond `log2(number of blocks)` (more measured slower: their item
 /// groups cost more to visit than the blocks they skip).
 const KEY_EXTRA_BITS: u32 = 0;
+/// From this many blocks on, the key's size is the one of least predicted cost
+/// ([`best_key_bits`]), up to `log2(blocks)`; below, it is `log2(blocks)`.
+const KEY_SEARCH_BLOCKS: usize = 64;
 /// The patterns sampled on each side to choose the key.
 const KEY_SAMPLE: usize = 128;
 
@@ -178,7 +182,7 @@ impl Prepared {
         sample: &[u64],
         pext: impl Fn(u64, u64) -> u64,
     ) {
-        self.choose_key(stored, sample);
+        self.choose_key(stored, sample, &pext);
         self.sort_stored(stored, &pext);
         self.build_blocks(&pext);
     }
@@ -190,10 +194,12 @@ impl Prepared {
         self.group_items(items, &pext);
     }
 
-    /// Picks the bits with the largest (item frequency x stored frequency), from evenly
-    /// spaced samples; a single block gets no key.
+    /// Ranks the bits by (item frequency x stored frequency), from evenly spaced
+    /// samples, and takes the best `k`: `log2(blocks)`, or from [`KEY_SEARCH_BLOCKS`]
+    /// blocks on the size of least predicted cost ([`best_key_bits`]); a single block
+    /// gets no key.
     #[inline(always)]
-    fn choose_key(&mut self, stored: &[u64], items: &[u64]) {
+    fn choose_key(&mut self, stored: &[u64], items: &[u64], pext: &impl Fn(u64, u64) -> u64) {
         self.key_positions = 0;
         self.key_mask = 0;
         let block_count = stored.len().div_ceil(BLOCK_SLOTS);
@@ -209,7 +215,13 @@ impl Prepared {
             .filter(|&(score, _)| score > 0)
             .collect();
         candidates.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        for &(_, bit) in candidates.iter().take(wanted as usize) {
+        let order: Vec<u32> = candidates.iter().map(|&(_, bit)| bit).collect();
+        let bits = if block_count >= KEY_SEARCH_BLOCKS {
+            best_key_bits(&order, (wanted + 1).min(MAX_KEY_BITS), stored, items, pext)
+        } else {
+            wanted
+        };
+        for &bit in order.iter().take(bits as usize) {
             self.key_positions |= 1u64 << bit;
         }
         self.key_mask = (1u32 << self.key_positions.count_ones()) - 1;

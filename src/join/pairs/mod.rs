@@ -4,7 +4,8 @@
 //! ([`tagged`]).
 //!
 //! **Method** ([`blocks`]). The stored patterns are sorted by a *key* made of the `k`
-//! bit positions most often set on both sides, then cut into blocks of [`BLOCK_SLOTS`]
+//! bit positions most often set on both sides (`k` near `log2(blocks)`: the size of
+//! least predicted cost, [`key_size`]), then cut into blocks of [`BLOCK_SLOTS`]
 //! patterns. For each block:
 //! - the key bits set in every pattern of the block form its *common key*: an item
 //!   whose key shares a bit with it conflicts with the whole block, so the items are
@@ -41,6 +42,7 @@ mod avx2;
 mod avx512;
 mod blocks;
 mod chunks;
+mod key_size;
 mod portable;
 mod sort;
 

@@ -1,0 +1,247 @@
+//! How many key bits the sieve takes (see the parent module): the number whose
+//! predicted cost is least, from the histograms of the stored and item keys.
+//!
+//! With `k` key bits, the stored patterns sorted by key and cut into blocks of
+//! [`BLOCK_SLOTS`], each block has a *common key* (the AND of its keys) and is visited
+//! by every item whose key is disjoint from it. More bits skip more, until the blocks
+//! straddle several keys and their common keys lose bits: the best `k` is near
+//! `log2(blocks)` but not always on it (one unit of n = 28, 52,412 blocks: 13 bits
+//! counted 0.82 of the pairs of 14, 16 bits 1.52 of them, 12 bits 1.04).
+//!
+//! The prediction needs only the histograms: the counting sort puts the keys in
+//! increasing order, so the blocks and their common keys follow from the stored
+//! histogram; and the items visiting a block are those whose key is a subset of its
+//! free keys, a subset sum (zeta transform) of the item histogram. The histogram of
+//! the widest key is taken once; each narrower one is the previous one with its
+//! lowest-scored bit summed out.
+
+use super::BLOCK_SLOTS;
+
+/// The key sizes tried below the widest (`log2(blocks)`, at most the caller's cap).
+const TRIED_BELOW: u32 = 4;
+/// The cost of walking one key of a block (its item groups looked up, empty or not),
+/// in item visits.
+const WALK_COST: u32 = 3;
+/// The most items sampled for the item histogram (evenly spaced); the visits are
+/// scaled to every item.
+const ITEM_SAMPLE: usize = 1 << 16;
+
+/// The best number of key bits, at most `widest`, for `stored` and items like `items`
+/// (their tags are not among the candidates): the key of `k` bits is the first `k` of
+/// `candidates` (bit positions, best first); `pext` is any correct bit extract.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "a prediction: the nearest f64 of the lengths is all it needs"
+)]
+pub(super) fn best_key_bits(
+    candidates: &[u32],
+    widest: u32,
+    stored: &[u64],
+    items: &[u64],
+    pext: impl Fn(u64, u64) -> u64,
+) -> u32 {
+    let widest = widest.min(u32::try_from(candidates.len()).unwrap_or(u32::MAX));
+    if widest == 0 || items.is_empty() {
+        return widest;
+    }
+    let mut bits: Vec<u32> = candidates[..widest as usize].to_vec();
+    let positions = bits.iter().fold(0u64, |acc, &bit| acc | 1u64 << bit);
+    let mut stored_keys = histogram(stored, 1, positions, &pext);
+    let step = items.len().div_ceil(ITEM_SAMPLE);
+    let mut item_keys = histogram(items, step, positions, &pext);
+    let sampled: u64 = item_keys.iter().sum();
+    let scale = items.len() as f64 / sampled.max(1) as f64;
+    let mut best = (f64::INFINITY, widest);
+    let lowest = widest.saturating_sub(TRIED_BELOW).max(1);
+    let mut k = widest;
+    loop {
+        let cost = predicted_cost(&stored_keys, &item_keys, scale);
+        if cost < best.0 {
+            best = (cost, k);
+        }
+        if k == lowest {
+            break;
+        }
+        // Sum out the lowest-scored bit (the last candidate): its index in the key is
+        // its rank among the positions.
+        let dropped = bits.pop().expect("k >= 1 bits");
+        let index = bits.iter().filter(|&&bit| bit < dropped).count();
+        stored_keys = sum_out(&stored_keys, index);
+        item_keys = sum_out(&item_keys, index);
+        k -= 1;
+    }
+    best.1
+}
+
+/// The histogram of `pext(pattern, positions)` over every `step`-th pattern.
+fn histogram(
+    patterns: &[u64],
+    step: usize,
+    positions: u64,
+    pext: &impl Fn(u64, u64) -> u64,
+) -> Vec<u64> {
+    let mut counts = vec![0u64; 1 << positions.count_ones()];
+    for &pattern in patterns.iter().step_by(step.max(1)) {
+        let key = usize::try_from(pext(pattern, positions)).expect("a key below 2^32");
+        counts[key] += 1;
+    }
+    counts
+}
+
+/// The histogram of the keys with bit `index` removed (the bits above move down).
+fn sum_out(counts: &[u64], index: usize) -> Vec<u64> {
+    let mut out = vec![0u64; counts.len() / 2];
+    let low = (1usize << index) - 1;
+    for (key, &count) in counts.iter().enumerate() {
+        out[(key & low) | (key >> (index + 1)) << index] += count;
+    }
+    out
+}
+
+/// The predicted cost, in item visits, of counting the items of `item_keys` (scaled by
+/// `scale`) against the stored patterns of `stored_keys`: every block's visits and
+/// the walk over its free keys.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "a prediction: the nearest f64 of the counts is all it needs"
+)]
+fn predicted_cost(stored_keys: &[u64], item_keys: &[u64], scale: f64) -> f64 {
+    let mask = stored_keys.len() - 1;
+    let within = subset_sums(item_keys);
+    let (mut visits, mut walked) = (0u64, 0u64);
+    let mut finish = |common: usize| {
+        let free = !common & mask;
+        visits += within[free];
+        walked += 1u64 << free.count_ones();
+    };
+    let (mut fill, mut common) = (0u64, usize::MAX);
+    for (key, &count) in stored_keys.iter().enumerate() {
+        let mut left = count;
+        while left > 0 {
+            common &= key;
+            let taken = left.min(BLOCK_SLOTS as u64 - fill);
+            fill += taken;
+            left -= taken;
+            if fill == BLOCK_SLOTS as u64 {
+                finish(common);
+                (fill, common) = (0, usize::MAX);
+            }
+        }
+    }
+    if fill > 0 {
+        finish(common);
+    }
+    visits as f64 * scale + (u64::from(WALK_COST) * walked) as f64
+}
+
+/// The subset sums of `counts` (indexed by key): entry `m` is the sum over the keys
+/// `k` with `k & !m == 0`.
+fn subset_sums(counts: &[u64]) -> Vec<u64> {
+    let mut sums = counts.to_vec();
+    let mut bit = 1;
+    while bit < sums.len() {
+        for m in 0..sums.len() {
+            if m & bit != 0 {
+                sums[m] += sums[m ^ bit];
+            }
+        }
+        bit <<= 1;
+    }
+    sums
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::join::bits::extract_bits;
+
+    #[test]
+    fn subset_sums_match_the_definition() {
+        let counts: Vec<u64> = (0..16u64).map(|i| i * 7 % 5).collect();
+        let sums = subset_sums(&counts);
+        for (m, &sum) in sums.iter().enumerate() {
+            let direct: u64 = (0..16).filter(|k| k & !m == 0).map(|k| counts[k]).sum();
+            assert_eq!(sum, direct, "mask {m}");
+        }
+    }
+
+    #[test]
+    fn summing_out_a_bit_is_the_histogram_without_it() {
+        let patterns: Vec<u64> = (0..500u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9) >> 7)
+            .collect();
+        let positions = 0b1011_0110u64;
+        let full = histogram(&patterns, 1, positions, &extract_bits);
+        // Bit 4 of the pattern is index 2 of the key (positions 1, 2, 4, 5, 7).
+        let without = histogram(&patterns, 1, positions & !(1 << 4), &extract_bits);
+        assert_eq!(sum_out(&full, 2), without);
+    }
+
+    #[test]
+    fn the_cost_counts_every_block_and_its_visitors() {
+        // Two keys bits; 512 patterns of key 0b01 and 512 of key 0b10: two pure blocks.
+        let mut stored_keys = vec![0u64; 4];
+        stored_keys[0b01] = 512;
+        stored_keys[0b10] = 512;
+        // Items: 10 of key 0, 3 of key 0b01, 5 of key 0b11.
+        let item_keys = vec![10, 3, 0, 5];
+        // Block 0b01 is visited by the keys within 0b10: 10; block 0b10 by the keys
+        // within 0b01: 13. Each walks 2 keys.
+        let cost = predicted_cost(&stored_keys, &item_keys, 1.0);
+        assert!((cost - f64::from(10 + 13 + 2 * 2 * WALK_COST)).abs() < 1e-9);
+        // One block straddling both keys has no common key: every item visits it.
+        stored_keys[0b01] = 256;
+        stored_keys[0b10] = 256;
+        let cost = predicted_cost(&stored_keys, &item_keys, 2.0);
+        assert!((cost - f64::from(18 * 2 + 4 * WALK_COST)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_best_size_is_within_the_range_tried() {
+        let stored: Vec<u64> = (0..40_000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 24)
+            .collect();
+        let items: Vec<u64> = (0..3_000u64)
+            .map(|i| i.wrapping_mul(0xbf58_476d_1ce4_e5b9) >> 24)
+            .collect();
+        let candidates: Vec<u32> = (0..40).collect();
+        assert_eq!(
+            best_key_bits(&candidates, 0, &stored, &items, extract_bits),
+            0
+        );
+        for widest in [1, 3, 7, 12] {
+            let k = best_key_bits(&candidates, widest, &stored, &items, extract_bits);
+            let lowest = widest.saturating_sub(TRIED_BELOW).max(1);
+            assert!((lowest..=widest).contains(&k), "{k} for {widest}");
+        }
+        assert!(best_key_bits(&candidates[..2], 5, &stored, &items, extract_bits) <= 2);
+    }
+
+    #[test]
+    fn the_best_size_has_the_least_cost_computed_directly() {
+        // Skewed bits (as queens' diagonals are), candidates in a scrambled order.
+        let skewed = |i: u64, salt: u64| {
+            let a = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ salt;
+            let b = a.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            (a | b >> 3) & (b | a >> 5) & ((1 << 30) - 1)
+        };
+        let stored: Vec<u64> = (0..300_000u64).map(|i| skewed(i, 1)).collect();
+        let items: Vec<u64> = (0..20_000u64).map(|i| skewed(i, 2)).collect();
+        let candidates: Vec<u32> = vec![17, 3, 25, 8, 12, 29, 0, 21, 14, 6, 27, 10];
+        let widest = 10;
+        let direct = |k: usize| {
+            let positions = candidates[..k].iter().fold(0u64, |acc, &b| acc | 1 << b);
+            predicted_cost(
+                &histogram(&stored, 1, positions, &extract_bits),
+                &histogram(&items, 1, positions, &extract_bits),
+                1.0,
+            )
+        };
+        let lowest = widest - TRIED_BELOW as usize;
+        let best = (lowest..=widest)
+            .min_by(|&a, &b| direct(a).total_cmp(&direct(b)))
+            .expect("a range");
+        let chosen = best_key_bits(&candidates, 10, &stored, &items, extract_bits);
+        assert_eq!(chosen as usize, best);
+    }
+}

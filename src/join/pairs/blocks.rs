@@ -7,7 +7,7 @@
 )]
 
 use super::chunks::{chunk_entries, chunk_shift, ChunkLayout, MAX_BLOCK_LANES};
-use super::key_size::best_key_bits;
+use super::key_size::{best_key_bits, greedy_order};
 use super::sort::{counting_sort, SortScratch};
 use super::{class_of, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS, PATTERN_MASK};
 
@@ -28,6 +28,10 @@ const KEY_EXTRA_BITS: u32 = 0;
 /// From this many blocks on, the key's size is the one of least predicted cost
 /// ([`best_key_bits`]), up to `log2(blocks)`; below, it is `log2(blocks)`.
 const KEY_SEARCH_BLOCKS: usize = 64;
+/// From this predicted cost on (in item visits, about 2 ns each), the key's bits are
+/// also ordered greedily ([`greedy_order`], some 0.1 s), and that order is kept when
+/// its predicted cost is lower.
+const GREEDY_MIN_VISITS: f64 = 1e9;
 /// The patterns sampled on each side to choose the key.
 const KEY_SAMPLE: usize = 128;
 
@@ -215,9 +219,23 @@ impl Prepared {
             .filter(|&(score, _)| score > 0)
             .collect();
         candidates.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let order: Vec<u32> = candidates.iter().map(|&(_, bit)| bit).collect();
+        let mut order: Vec<u32> = candidates.iter().map(|&(_, bit)| bit).collect();
+        let widest = (wanted + 1).min(MAX_KEY_BITS);
         let bits = if block_count >= KEY_SEARCH_BLOCKS {
-            best_key_bits(&order, (wanted + 1).min(MAX_KEY_BITS), stored, items, pext)
+            let (bits, cost) = best_key_bits(&order, widest, stored, items, pext);
+            if cost >= GREEDY_MIN_VISITS {
+                let greedy = greedy_order(&order, widest, stored, items, pext);
+                let (greedy_bits, greedy_cost) =
+                    best_key_bits(&greedy, widest, stored, items, pext);
+                if greedy_cost < cost {
+                    order = greedy;
+                    greedy_bits
+                } else {
+                    bits
+                }
+            } else {
+                bits
+            }
         } else {
             wanted
         };

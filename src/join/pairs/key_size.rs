@@ -25,6 +25,8 @@ const WALK_COST: u32 = 3;
 /// The most items sampled for the item histogram (evenly spaced); the visits are
 /// scaled to every item.
 const ITEM_SAMPLE: usize = 1 << 16;
+/// The patterns of each side sampled (evenly spaced) to order the bits greedily.
+const GREEDY_SAMPLE: usize = 1 << 14;
 
 /// The best number of key bits, at most `widest`, for `stored` and items like `items`
 /// (their tags are not among the candidates): the key of `k` bits is the first `k` of
@@ -39,10 +41,10 @@ pub(super) fn best_key_bits(
     stored: &[u64],
     items: &[u64],
     pext: impl Fn(u64, u64) -> u64,
-) -> u32 {
+) -> (u32, f64) {
     let widest = widest.min(u32::try_from(candidates.len()).unwrap_or(u32::MAX));
     if widest == 0 || items.is_empty() {
-        return widest;
+        return (widest, 0.0);
     }
     let mut bits: Vec<u32> = candidates[..widest as usize].to_vec();
     let positions = bits.iter().fold(0u64, |acc, &bit| acc | 1u64 << bit);
@@ -70,7 +72,60 @@ pub(super) fn best_key_bits(
         item_keys = sum_out(&item_keys, index);
         k -= 1;
     }
-    best.1
+    (best.1, best.0)
+}
+
+/// The candidates (bit positions) reordered greedily: each next bit is the one that,
+/// added to the bits before it, leaves the fewest (stored, item) pairs of evenly
+/// spaced samples ([`GREEDY_SAMPLE`] a side) with disjoint keys, for `steps` bits;
+/// the others follow in their order. The score order ranks bits one by one, and two
+/// bits often set together sieve little more than one of them.
+pub(super) fn greedy_order(
+    candidates: &[u32],
+    steps: u32,
+    stored: &[u64],
+    items: &[u64],
+    pext: &impl Fn(u64, u64) -> u64,
+) -> Vec<u32> {
+    let sample = |patterns: &[u64]| -> Vec<u64> {
+        let step = patterns.len().div_ceil(GREEDY_SAMPLE).max(1);
+        patterns.iter().step_by(step).copied().collect()
+    };
+    let (stored, items) = (sample(stored), sample(items));
+    let mut rest = candidates.to_vec();
+    let mut order = Vec::with_capacity(candidates.len());
+    let mut positions = 0u64;
+    for _ in 0..steps.min(u32::try_from(candidates.len()).unwrap_or(u32::MAX)) {
+        let survivors = |bit: u32| {
+            let with = positions | 1u64 << bit;
+            disjoint_pairs(
+                &histogram(&stored, 1, with, pext),
+                &histogram(&items, 1, with, pext),
+            )
+        };
+        let (index, _) = rest
+            .iter()
+            .enumerate()
+            .map(|(index, &bit)| (index, survivors(bit)))
+            .min_by_key(|&(index, pairs)| (pairs, index))
+            .expect("a candidate left");
+        let bit = rest.remove(index);
+        positions |= 1u64 << bit;
+        order.push(bit);
+    }
+    order.extend(rest);
+    order
+}
+
+/// The (stored, item) pairs whose keys are disjoint, from the two key histograms.
+fn disjoint_pairs(stored_keys: &[u64], item_keys: &[u64]) -> u64 {
+    let mask = stored_keys.len() - 1;
+    let within = subset_sums(item_keys);
+    stored_keys
+        .iter()
+        .enumerate()
+        .map(|(key, &count)| count * within[!key & mask])
+        .sum()
 }
 
 /// The histogram of `pext(pattern, positions)` over every `step`-th pattern.
@@ -206,15 +261,15 @@ mod tests {
             .collect();
         let candidates: Vec<u32> = (0..40).collect();
         assert_eq!(
-            best_key_bits(&candidates, 0, &stored, &items, extract_bits),
+            best_key_bits(&candidates, 0, &stored, &items, extract_bits).0,
             0
         );
         for widest in [1, 3, 7, 12] {
-            let k = best_key_bits(&candidates, widest, &stored, &items, extract_bits);
+            let k = best_key_bits(&candidates, widest, &stored, &items, extract_bits).0;
             let lowest = widest.saturating_sub(TRIED_BELOW).max(1);
             assert!((lowest..=widest).contains(&k), "{k} for {widest}");
         }
-        assert!(best_key_bits(&candidates[..2], 5, &stored, &items, extract_bits) <= 2);
+        assert!(best_key_bits(&candidates[..2], 5, &stored, &items, extract_bits).0 <= 2);
     }
 
     #[test]
@@ -241,7 +296,46 @@ mod tests {
         let best = (lowest..=widest)
             .min_by(|&a, &b| direct(a).total_cmp(&direct(b)))
             .expect("a range");
-        let chosen = best_key_bits(&candidates, 10, &stored, &items, extract_bits);
+        let chosen = best_key_bits(&candidates, 10, &stored, &items, extract_bits).0;
         assert_eq!(chosen as usize, best);
+    }
+
+    #[test]
+    fn the_greedy_order_skips_a_bit_that_adds_nothing() {
+        // Bits 0 and 1 are always equal; bit 2 is set half as often, independently.
+        let make = |len: u64, salt: u64| -> Vec<u64> {
+            (0..len)
+                .map(|i| {
+                    let h = (i ^ salt).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    let a = h >> 63;
+                    let c = u64::from((h >> 60).trailing_zeros() >= 2);
+                    a | a << 1 | c << 2
+                })
+                .collect()
+        };
+        let (stored, items) = (make(4000, 5), make(3000, 9));
+        let order = greedy_order(&[0, 1, 2, 3], 2, &stored, &items, &extract_bits);
+        assert_eq!(order.len(), 4);
+        assert_eq!(order[1], 2, "{order:?}");
+        assert!(order.contains(&1) && order.contains(&3));
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn disjoint_pairs_match_a_direct_count() {
+        let stored = [0b00u64, 0b01, 0b11, 0b10, 0b00];
+        let items = [0b01u64, 0b00, 0b10];
+        let direct = stored
+            .iter()
+            .map(|s| items.iter().filter(|&&w| w & s == 0).count() as u64)
+            .sum::<u64>();
+        let positions = 0b11;
+        let pairs = disjoint_pairs(
+            &histogram(&stored, 1, positions, &extract_bits),
+            &histogram(&items, 1, positions, &extract_bits),
+        );
+        assert_eq!(pairs, direct);
     }
 }

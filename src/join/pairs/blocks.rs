@@ -7,7 +7,7 @@
 )]
 
 use super::chunks::{chunk_entries, chunk_shift, ChunkLayout, MAX_BLOCK_LANES};
-use super::key_size::{best_key_bits, greedy_order};
+use super::key_size::least_cost_key;
 use super::sort::{counting_sort, SortScratch};
 use super::{class_of, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS, PATTERN_MASK};
 
@@ -25,13 +25,10 @@ pub(crate) const MAX_GROUP_BYTES: u64 =
 /// The key bits beyond `log2(number of blocks)` (more measured slower: their item
 /// groups cost more to visit than the blocks they skip).
 const KEY_EXTRA_BITS: u32 = 0;
-/// From this many blocks on, the key's size is the one of least predicted cost
-/// ([`best_key_bits`]), up to `log2(blocks)`; below, it is `log2(blocks)`.
+/// From this many blocks on, the key is the one of least predicted cost
+/// ([`least_cost_key`]), of at most `log2(blocks) + 1` bits; below, it has
+/// `log2(blocks)` bits.
 const KEY_SEARCH_BLOCKS: usize = 64;
-/// From this predicted cost on (in item visits, about 2 ns each), the key's bits are
-/// also ordered greedily ([`greedy_order`], some 0.1 s), and that order is kept when
-/// its predicted cost is lower.
-const GREEDY_MIN_VISITS: f64 = 1e9;
 /// The patterns sampled on each side to choose the key.
 const KEY_SAMPLE: usize = 128;
 
@@ -199,9 +196,9 @@ impl Prepared {
     }
 
     /// Ranks the bits by (item frequency x stored frequency), from evenly spaced
-    /// samples, and takes the best `k`: `log2(blocks)`, or from [`KEY_SEARCH_BLOCKS`]
-    /// blocks on the size of least predicted cost ([`best_key_bits`]); a single block
-    /// gets no key.
+    /// samples, and takes the first `log2(blocks)` of them; from [`KEY_SEARCH_BLOCKS`]
+    /// blocks on, the key of least predicted cost instead ([`least_cost_key`]: its
+    /// size, and for long counts its bits' order). A single block gets no key.
     #[inline(always)]
     fn choose_key(&mut self, stored: &[u64], items: &[u64], pext: &impl Fn(u64, u64) -> u64) {
         self.key_positions = 0;
@@ -219,25 +216,12 @@ impl Prepared {
             .filter(|&(score, _)| score > 0)
             .collect();
         candidates.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let mut order: Vec<u32> = candidates.iter().map(|&(_, bit)| bit).collect();
-        let widest = (wanted + 1).min(MAX_KEY_BITS);
-        let bits = if block_count >= KEY_SEARCH_BLOCKS {
-            let (bits, cost) = best_key_bits(&order, widest, stored, items, pext);
-            if cost >= GREEDY_MIN_VISITS {
-                let greedy = greedy_order(&order, widest, stored, items, pext);
-                let (greedy_bits, greedy_cost) =
-                    best_key_bits(&greedy, widest, stored, items, pext);
-                if greedy_cost < cost {
-                    order = greedy;
-                    greedy_bits
-                } else {
-                    bits
-                }
-            } else {
-                bits
-            }
+        let ranked: Vec<u32> = candidates.iter().map(|&(_, bit)| bit).collect();
+        let (order, bits) = if block_count >= KEY_SEARCH_BLOCKS {
+            let widest = (wanted + 1).min(MAX_KEY_BITS);
+            least_cost_key(ranked, widest, stored, items, pext)
         } else {
-            wanted
+            (ranked, wanted)
         };
         for &bit in order.iter().take(bits as usize) {
             self.key_positions |= 1u64 << bit;

@@ -50,8 +50,20 @@ pub(super) fn least_cost_key(
     items: &[u64],
     pext: &impl Fn(u64, u64) -> u64,
 ) -> (Vec<u32>, u32) {
+    least_cost_key_from(ranked, widest, stored, items, pext, GREEDY_MIN_VISITS)
+}
+
+/// [`least_cost_key`] with the greedy order tried from `greedy_min_visits` on.
+fn least_cost_key_from(
+    ranked: Vec<u32>,
+    widest: u32,
+    stored: &[u64],
+    items: &[u64],
+    pext: &impl Fn(u64, u64) -> u64,
+    greedy_min_visits: f64,
+) -> (Vec<u32>, u32) {
     let (bits, cost) = best_key_bits(&ranked, widest, stored, items, pext);
-    if cost < GREEDY_MIN_VISITS {
+    if cost < greedy_min_visits {
         return (ranked, bits);
     }
     let greedy = greedy_order(&ranked, widest, stored, items, pext);
@@ -372,5 +384,51 @@ mod tests {
             &histogram(&items, 1, positions, &extract_bits),
         );
         assert_eq!(pairs, direct);
+    }
+
+    #[test]
+    fn the_least_cost_key_takes_the_greedy_order_when_it_is_cheaper() {
+        // Bits 0 and 1 always equal, bits 2 and 3 independent and set a third of the
+        // time: ranked 0, 1, 2, 3, the key {0, 1} sieves like {0} alone.
+        let make = |len: u64, salt: u64| -> Vec<u64> {
+            (0..len)
+                .map(|i| {
+                    let h = (i ^ salt).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    let a = h >> 63;
+                    let c = u64::from(h >> 40 & 0xff < 85);
+                    let d = u64::from(h >> 20 & 0xff < 85);
+                    a | a << 1 | c << 2 | d << 3
+                })
+                .collect()
+        };
+        let (stored, items) = (make(200_000, 5), make(50_000, 9));
+        let ranked = vec![0, 1, 2, 3];
+        let plain = least_cost_key_from(
+            ranked.clone(),
+            2,
+            &stored,
+            &items,
+            &extract_bits,
+            f64::INFINITY,
+        );
+        assert_eq!(plain.0, ranked, "below the threshold the ranking is kept");
+        let (order, bits) =
+            least_cost_key_from(ranked.clone(), 2, &stored, &items, &extract_bits, 0.0);
+        assert_eq!(&order[..2], &[0, 2], "{order:?}");
+        assert_eq!(bits, 2);
+        let cost = |order: &[u32], bits: usize| {
+            let positions = order[..bits].iter().fold(0u64, |acc, &b| acc | 1 << b);
+            predicted_cost(
+                &histogram(&stored, 1, positions, &extract_bits),
+                &histogram(&items, 1, positions, &extract_bits),
+                1.0,
+            )
+        };
+        assert!(cost(&order, 2) < cost(&ranked, plain.1 as usize));
+        // The production threshold is the same function's.
+        assert_eq!(
+            least_cost_key(ranked.clone(), 2, &stored, &items, &extract_bits),
+            least_cost_key_from(ranked, 2, &stored, &items, &extract_bits, GREEDY_MIN_VISITS)
+        );
     }
 }

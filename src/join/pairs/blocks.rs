@@ -17,7 +17,7 @@ const MAX_SLICES: usize = 62;
 /// The most key bits (item groups: `2^MAX_KEY_BITS * CLASS_COUNT`): `log2(blocks)` up
 /// to 8 Mi stored patterns. It was 10, which stopped the sieve from n = 25 on (n = 26,
 /// a shard of 14 units: 0.80 of the time with 14 bits, the same counts).
-const MAX_KEY_BITS: u32 = 14;
+pub(super) const MAX_KEY_BITS: u32 = 14;
 /// The most bytes the item grouping's buffers take whatever the lists' lengths: the
 /// sort's counters ([`super::sort::STREAMS`] `u32` per group) and the group starts.
 pub(crate) const MAX_GROUP_BYTES: u64 =

@@ -28,6 +28,29 @@ const TRIED_BELOW: u32 = 4;
 /// The cost of walking one key of a block (its item groups looked up, empty or not),
 /// in item visits.
 const WALK_COST: u32 = 3;
+/// A histogram entry, and a sum of entries: a count takes at most `2^30` stored
+/// patterns (`super::MAX_COUNT_LEN`) and samples at most [`ITEM_SAMPLE`] items, so every
+/// sum fits, and the histograms take half the room of `u64`s.
+type Count = u32;
+const _: () =
+    assert!(super::MAX_COUNT_LEN <= Count::MAX as usize && ITEM_SAMPLE <= super::MAX_COUNT_LEN);
+/// [`BLOCK_SLOTS`] as a [`Count`].
+#[allow(clippy::cast_possible_truncation, reason = "BLOCK_SLOTS is 512")]
+const BLOCK_SLOTS_COUNT: Count = BLOCK_SLOTS as Count;
+/// The most bytes the key's choice allocates at once (its buffers live only during
+/// the choice): in [`best_key_bits`], the two histograms of the widest key, a summed-
+/// out copy of each and the subset sums; in [`greedy_order`], the two samples and
+/// three histograms.
+pub(crate) const MAX_KEY_CHOICE_BYTES: u64 = {
+    let entries = 1u64 << super::MAX_KEY_BITS;
+    let histograms = 5 * entries * size_of::<Count>() as u64;
+    let samples = 2 * GREEDY_SAMPLE as u64 * 8 + 3 * entries * size_of::<Count>() as u64;
+    if histograms > samples {
+        histograms
+    } else {
+        samples
+    }
+};
 /// The most items sampled for the item histogram (evenly spaced); the visits are
 /// scaled to every item.
 const ITEM_SAMPLE: usize = 1 << 16;
@@ -98,7 +121,7 @@ fn best_key_bits(
     let mut stored_keys = histogram(stored, 1, positions, &pext);
     let step = items.len().div_ceil(ITEM_SAMPLE);
     let mut item_keys = histogram(items, step, positions, &pext);
-    let sampled: u64 = item_keys.iter().sum();
+    let sampled: u64 = item_keys.iter().map(|&count| u64::from(count)).sum();
     let scale = items.len() as f64 / sampled.max(1) as f64;
     let mut best = (f64::INFINITY, widest);
     let lowest = widest.saturating_sub(TRIED_BELOW).max(1);
@@ -165,13 +188,13 @@ fn greedy_order(
 }
 
 /// The (stored, item) pairs whose keys are disjoint, from the two key histograms.
-fn disjoint_pairs(stored_keys: &[u64], item_keys: &[u64]) -> u64 {
+fn disjoint_pairs(stored_keys: &[Count], item_keys: &[Count]) -> u64 {
     let mask = stored_keys.len() - 1;
     let within = subset_sums(item_keys);
     stored_keys
         .iter()
         .enumerate()
-        .map(|(key, &count)| count * within[!key & mask])
+        .map(|(key, &count)| u64::from(count) * u64::from(within[!key & mask]))
         .sum()
 }
 
@@ -181,8 +204,8 @@ fn histogram(
     step: usize,
     positions: u64,
     pext: &impl Fn(u64, u64) -> u64,
-) -> Vec<u64> {
-    let mut counts = vec![0u64; 1 << positions.count_ones()];
+) -> Vec<Count> {
+    let mut counts = vec![0; 1 << positions.count_ones()];
     for &pattern in patterns.iter().step_by(step.max(1)) {
         let key = usize::try_from(pext(pattern, positions)).expect("a key below 2^32");
         counts[key] += 1;
@@ -191,8 +214,8 @@ fn histogram(
 }
 
 /// The histogram of the keys with bit `index` removed (the bits above move down).
-fn sum_out(counts: &[u64], index: usize) -> Vec<u64> {
-    let mut out = vec![0u64; counts.len() / 2];
+fn sum_out(counts: &[Count], index: usize) -> Vec<Count> {
+    let mut out = vec![0; counts.len() / 2];
     let low = (1usize << index) - 1;
     for (key, &count) in counts.iter().enumerate() {
         out[(key & low) | (key >> (index + 1)) << index] += count;
@@ -207,24 +230,24 @@ fn sum_out(counts: &[u64], index: usize) -> Vec<u64> {
     clippy::cast_precision_loss,
     reason = "a prediction: the nearest f64 of the counts is all it needs"
 )]
-fn predicted_cost(stored_keys: &[u64], item_keys: &[u64], scale: f64) -> f64 {
+fn predicted_cost(stored_keys: &[Count], item_keys: &[Count], scale: f64) -> f64 {
     let mask = stored_keys.len() - 1;
     let within = subset_sums(item_keys);
     let (mut visits, mut walked) = (0u64, 0u64);
     let mut finish = |common: usize| {
         let free = !common & mask;
-        visits += within[free];
+        visits += u64::from(within[free]);
         walked += 1u64 << free.count_ones();
     };
-    let (mut fill, mut common) = (0u64, usize::MAX);
+    let (mut fill, mut common) = (0u32, usize::MAX);
     for (key, &count) in stored_keys.iter().enumerate() {
         let mut left = count;
         while left > 0 {
             common &= key;
-            let taken = left.min(BLOCK_SLOTS as u64 - fill);
+            let taken = left.min(BLOCK_SLOTS_COUNT - fill);
             fill += taken;
             left -= taken;
-            if fill == BLOCK_SLOTS as u64 {
+            if fill == BLOCK_SLOTS_COUNT {
                 finish(common);
                 (fill, common) = (0, usize::MAX);
             }
@@ -238,7 +261,7 @@ fn predicted_cost(stored_keys: &[u64], item_keys: &[u64], scale: f64) -> f64 {
 
 /// The subset sums of `counts` (indexed by key): entry `m` is the sum over the keys
 /// `k` with `k & !m == 0`.
-fn subset_sums(counts: &[u64]) -> Vec<u64> {
+fn subset_sums(counts: &[Count]) -> Vec<Count> {
     let mut sums = counts.to_vec();
     let mut bit = 1;
     while bit < sums.len() {
@@ -259,10 +282,10 @@ mod tests {
 
     #[test]
     fn subset_sums_match_the_definition() {
-        let counts: Vec<u64> = (0..16u64).map(|i| i * 7 % 5).collect();
+        let counts: Vec<Count> = (0..16).map(|i| i * 7 % 5).collect();
         let sums = subset_sums(&counts);
         for (m, &sum) in sums.iter().enumerate() {
-            let direct: u64 = (0..16).filter(|k| k & !m == 0).map(|k| counts[k]).sum();
+            let direct: Count = (0..16).filter(|k| k & !m == 0).map(|k| counts[k]).sum();
             assert_eq!(sum, direct, "mask {m}");
         }
     }
@@ -282,7 +305,7 @@ mod tests {
     #[test]
     fn the_cost_counts_every_block_and_its_visitors() {
         // Two keys bits; 512 patterns of key 0b01 and 512 of key 0b10: two pure blocks.
-        let mut stored_keys = vec![0u64; 4];
+        let mut stored_keys: Vec<Count> = vec![0; 4];
         stored_keys[0b01] = 512;
         stored_keys[0b10] = 512;
         // Items: 10 of key 0, 3 of key 0b01, 5 of key 0b11.

@@ -48,7 +48,9 @@ mod sort;
 
 use crate::cpu::Level;
 use crate::join::path::Path;
+use blocks::MAX_KEY_BITS;
 pub(crate) use blocks::{Prepared, MAX_GROUP_BYTES};
+pub(crate) use key_size::MAX_KEY_CHOICE_BYTES;
 
 /// The bytes of one block's chunk tables at their most.
 pub(crate) const MAX_TABLE_BYTES: u64 =

@@ -370,24 +370,27 @@ mod tests {
         assert_eq!(chosen as usize, best);
     }
 
+    /// `len` patterns where bits 0 and 1 are always equal (set half the time) and bits 2
+    /// and 3 are independent, each set about a third of the time: ranked 0, 1, 2, 3 by
+    /// frequency, the key {0, 1} sieves like {0} alone.
+    fn with_a_twin_bit(len: u64, salt: u64) -> Vec<u64> {
+        (0..len)
+            .map(|i| {
+                let h = (i ^ salt).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                let a = h >> 63;
+                let c = u64::from(h >> 40 & 0xff < 85);
+                let d = u64::from(h >> 20 & 0xff < 85);
+                a | a << 1 | c << 2 | d << 3
+            })
+            .collect()
+    }
+
     #[test]
     fn the_greedy_order_skips_a_bit_that_adds_nothing() {
-        // Bits 0 and 1 are always equal; bit 2 is set half as often, independently.
-        let make = |len: u64, salt: u64| -> Vec<u64> {
-            (0..len)
-                .map(|i| {
-                    let h = (i ^ salt).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                    let a = h >> 63;
-                    let c = u64::from((h >> 60).trailing_zeros() >= 2);
-                    a | a << 1 | c << 2
-                })
-                .collect()
-        };
-        let (stored, items) = (make(4000, 5), make(3000, 9));
+        let (stored, items) = (with_a_twin_bit(4000, 5), with_a_twin_bit(3000, 9));
         let order = greedy_order(&[0, 1, 2, 3], 2, &stored, &items, &extract_bits);
-        assert_eq!(order.len(), 4);
-        assert_eq!(order[1], 2, "{order:?}");
-        assert!(order.contains(&1) && order.contains(&3));
+        assert_eq!(order[0], 0, "{order:?}");
+        assert!(order[1] == 2 || order[1] == 3, "{order:?}");
         let mut sorted = order.clone();
         sorted.sort_unstable();
         assert_eq!(sorted, vec![0, 1, 2, 3]);
@@ -411,20 +414,7 @@ mod tests {
 
     #[test]
     fn the_least_cost_key_takes_the_greedy_order_when_it_is_cheaper() {
-        // Bits 0 and 1 always equal, bits 2 and 3 independent and set a third of the
-        // time: ranked 0, 1, 2, 3, the key {0, 1} sieves like {0} alone.
-        let make = |len: u64, salt: u64| -> Vec<u64> {
-            (0..len)
-                .map(|i| {
-                    let h = (i ^ salt).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                    let a = h >> 63;
-                    let c = u64::from(h >> 40 & 0xff < 85);
-                    let d = u64::from(h >> 20 & 0xff < 85);
-                    a | a << 1 | c << 2 | d << 3
-                })
-                .collect()
-        };
-        let (stored, items) = (make(200_000, 5), make(50_000, 9));
+        let (stored, items) = (with_a_twin_bit(200_000, 5), with_a_twin_bit(50_000, 9));
         let ranked = vec![0, 1, 2, 3];
         let plain = least_cost_key_from(
             ranked.clone(),
@@ -437,7 +427,10 @@ mod tests {
         assert_eq!(plain.0, ranked, "below the threshold the ranking is kept");
         let (order, bits) =
             least_cost_key_from(ranked.clone(), 2, &stored, &items, &extract_bits, 0.0);
-        assert_eq!(&order[..2], &[0, 2], "{order:?}");
+        assert!(
+            order[0] == 0 && (order[1] == 2 || order[1] == 3),
+            "{order:?}"
+        );
         assert_eq!(bits, 2);
         let cost = |order: &[u32], bits: usize| {
             let positions = order[..bits].iter().fold(0u64, |acc, &b| acc | 1 << b);

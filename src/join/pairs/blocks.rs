@@ -22,9 +22,6 @@ pub(super) const MAX_KEY_BITS: u32 = 14;
 /// sort's counters ([`super::sort::STREAMS`] `u32` per group) and the group starts.
 pub(crate) const MAX_GROUP_BYTES: u64 =
     ((super::sort::STREAMS + 1) * CLASS_COUNT * 4) as u64 * (1 << MAX_KEY_BITS);
-/// The key bits beyond `log2(number of blocks)` (more measured slower: their item
-/// groups cost more to visit than the blocks they skip).
-const KEY_EXTRA_BITS: u32 = 0;
 /// From this many blocks on, the key is the one of least predicted cost
 /// ([`least_cost_key`]), of at most `log2(blocks) + 1` bits; below, it has
 /// `log2(blocks)` bits.
@@ -209,8 +206,9 @@ impl Prepared {
         }
         let stored_freq = bit_frequencies(stored);
         let item_freq = bit_frequencies(items);
-        let wanted =
-            (usize::BITS - (block_count - 1).leading_zeros() + KEY_EXTRA_BITS).min(MAX_KEY_BITS);
+        // `log2(blocks)`: more bits measured slower on small counts (their item groups
+        // cost more to visit than the blocks they skip); the search tries one more.
+        let wanted = (usize::BITS - (block_count - 1).leading_zeros()).min(MAX_KEY_BITS);
         let mut candidates: Vec<(u64, u32)> = (0..PATTERN_BITS)
             .map(|bit| (stored_freq[bit as usize] * item_freq[bit as usize], bit))
             .filter(|&(score, _)| score > 0)

@@ -90,6 +90,16 @@ fn least_cost_key_from(
         return (ranked, bits);
     }
     let greedy = greedy_order(&ranked, widest, stored, items, pext);
+    let first = |order: &[u32]| {
+        order
+            .iter()
+            .take(widest as usize)
+            .fold(0u64, |acc, &b| acc | 1 << b)
+    };
+    if first(&greedy) == first(&ranked) {
+        // The same bits first: the same keys, so the same costs.
+        return (ranked, bits);
+    }
     let (greedy_bits, greedy_cost) = best_key_bits(&greedy, widest, stored, items, pext);
     if greedy_cost < cost {
         (greedy, greedy_bits)
@@ -134,7 +144,7 @@ fn best_key_bits(
         if k == lowest {
             break;
         }
-        // Sum out the lowest-scored bit (the last candidate): its index in the key is
+        // Sum out the lowest-ranked bit (the last candidate): its index in the key is
         // its rank among the positions.
         let dropped = bits.pop().expect("k >= 1 bits");
         let index = bits.iter().filter(|&&bit| bit < dropped).count();

@@ -27,7 +27,7 @@
 use crate::join::bits::binomial;
 use crate::join::cells::max_cell_len;
 use crate::join::halves::CELL_LIMIT;
-use crate::join::pairs::{MAX_COUNT_LEN, MAX_GROUP_BYTES, MAX_KEY_CHOICE_BYTES, MAX_TABLE_BYTES};
+use crate::join::pairs::{MAX_COUNT_LEN, MAX_FIXED_WALK_BYTES, MAX_TABLE_BYTES};
 use crate::join::quadrants::{placement_count, ENTRY_BYTES};
 use crate::join::units::list::list_bytes;
 
@@ -62,8 +62,8 @@ pub(crate) const INNER_BYTES: u64 = 2 * (24 + 8 + 8);
 /// stack).
 const PER_THREAD_FIXED_BYTES: u64 = 4 << 20;
 const _: () = assert!(
-    MAX_GROUP_BYTES + MAX_TABLE_BYTES + MAX_KEY_CHOICE_BYTES <= PER_THREAD_FIXED_BYTES / 2,
-    "the item grouping's buffers, one block's tables and the key's choice must fit the fixed share of a thread"
+    MAX_FIXED_WALK_BYTES + MAX_TABLE_BYTES <= PER_THREAD_FIXED_BYTES / 2,
+    "the samples, the filtered chunk and one block's tables must fit the fixed share of a thread"
 );
 /// The smallest caps worth running with: below them, a unit would come in so many
 /// pieces that a count would crawl.

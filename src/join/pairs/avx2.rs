@@ -14,7 +14,7 @@ use std::arch::x86_64::{
     _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _pext_u64,
 };
 
-use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
+use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS};
 use crate::cpu::x86_64::Avx2;
@@ -32,17 +32,9 @@ pub(super) fn prepare(token: Avx2, stored: &[u64], sample: &[u64], prepared: &mu
     unsafe { prepare_with_features(token, stored, sample, prepared) }
 }
 
-/// Groups the tagged `items` (at most `2^30`) for the prepared blocks; `token` proves
-/// the features.
-pub(super) fn group(token: Avx2, items: &[u64], prepared: &mut Prepared) {
-    // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features `group_with_features` is compiled
-    // with.
-    unsafe { group_with_features(token, items, prepared) }
-}
-
-/// Counts the disjoint pairs of the tagged `items` (at most `2^30`), grouped last
-/// ([`group`]), and the prepared blocks; `token` proves the features.
-pub(super) fn count_grouped(token: Avx2, items: &[u64], prepared: &mut Prepared) -> PairCounts {
+/// Counts the disjoint pairs of the tagged `items` (at most `2^30`) and the prepared
+/// blocks; `token` proves the features.
+pub(super) fn count(token: Avx2, items: &[u64], prepared: &mut Prepared) -> PairCounts {
     // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features `count_with_features` is compiled
     // with.
     unsafe { count_with_features(token, items, prepared) }
@@ -54,18 +46,14 @@ fn prepare_with_features(token: Avx2, stored: &[u64], sample: &[u64], prepared: 
     prepared.prepare_stored(stored, sample, |value, mask| pext(token, value, mask));
 }
 
-/// The item grouping, with hardware `pext`, compiled with the features.
-#[target_feature(enable = "avx2,bmi2,popcnt")]
-fn group_with_features(token: Avx2, items: &[u64], prepared: &mut Prepared) {
-    prepared.group(items, |value, mask| pext(token, value, mask));
-}
-
 /// The counting loop, compiled with the features.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 fn count_with_features(token: Avx2, items: &[u64], prepared: &mut Prepared) -> PairCounts {
     let mut tables = std::mem::take(&mut prepared.tables);
-    let counts = count_blocks(token, prepared, prepared.grouped_items(items), &mut tables);
+    let mut filtered = std::mem::take(&mut prepared.filtered);
+    let counts = count_blocks(token, prepared, items, &mut tables, &mut filtered);
     prepared.tables = tables;
+    prepared.filtered = filtered;
     counts
 }
 
@@ -114,33 +102,37 @@ fn load_halves(_: Avx2, lane: &Lane) -> [__m256i; HALVES] {
     std::array::from_fn(|half| unsafe { _mm256_load_si256(base.add(half)) })
 }
 
-/// Counts every block against its compatible item groups, building each block's
-/// chunk tables in `table_buffer`.
+/// Counts every selected block against the items that share none of its common bits
+/// ([`Prepared::walk`]), building each block's chunk tables in `table_buffer` when it
+/// first has items.
 #[inline(always)]
 fn count_blocks(
     token: Avx2,
     prepared: &Prepared,
     items: &[u64],
     table_buffer: &mut BlockTables,
+    filtered: &mut FilteredItems,
 ) -> PairCounts {
     let mut counts = PairCounts::default();
     // SAFETY: the token proves AVX2.
     let mut set_bits = [unsafe { _mm256_setzero_si256() }; CLASS_COUNT];
-    for block in &prepared.blocks {
-        let tables = table_buffer.build(prepared, block);
-        let pass = Pass {
-            prepared,
-            items,
-            block,
-            tables,
-        };
-        macro_rules! run {
-            ($chunks:literal, $wide:literal) => {
-                pass.run::<$chunks, $wide>(token, &mut set_bits, &mut counts)
-            };
+    let mut built = usize::MAX;
+    prepared.walk(items, filtered, |index, class, visiting| {
+        let block = &prepared.blocks[index];
+        if built != index {
+            table_buffer.build(prepared, block);
+            built = index;
         }
-        match_layout!(block.layout, run);
-    }
+        // SAFETY: `token` proves the features `count_block` is compiled with (a closure
+        // does not inherit them from the function it is written in).
+        unsafe {
+            count_block(token, block, table_buffer.lanes(), visiting, &mut set_bits[class]);
+        }
+        // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
+        let evaluated = (visiting.len() * BLOCK_SLOTS) as u64;
+        counts.per_class[class] += evaluated;
+        counts.pairs += evaluated;
+    });
     // `per_class` holds the evaluated slots so far (below 2^61); the conflicts are some
     // of them.
     for (count, conflicts) in counts.per_class.iter_mut().zip(set_bits) {
@@ -149,12 +141,27 @@ fn count_blocks(
     counts
 }
 
-/// One block and what it is counted against.
+/// Counts `block` with its chunk tables `tables` against `items`: the conflicts go to
+/// `set_bits` (in 64-bit lanes).
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+fn count_block(
+    token: Avx2,
+    block: &BlockInfo,
+    tables: &[Lane],
+    items: &[u64],
+    set_bits: &mut __m256i,
+) {
+    let pass = Pass { block, tables };
+    macro_rules! run {
+        ($chunks:literal, $wide:literal) => {
+            pass.run::<$chunks, $wide>(token, items, set_bits)
+        };
+    }
+    match_layout!(block.layout, run);
+}
+
+/// One block and its tables.
 struct Pass<'a> {
-    /// The preparation (item groups, key mask).
-    prepared: &'a Prepared,
-    /// The grouped items.
-    items: &'a [u64],
     /// The block.
     block: &'a BlockInfo,
     /// Its chunk tables.
@@ -162,15 +169,14 @@ struct Pass<'a> {
 }
 
 impl Pass<'_> {
-    /// Counts the block against every item group disjoint from its common key, with
-    /// `CHUNKS` table lookups per item, the first `WIDE` of them wide: the conflicts go
-    /// to `set_bits` (per class, in 64-bit lanes), the evaluated slots to `counts`.
+    /// Counts the block against `items`, with `CHUNKS` table lookups per item, the
+    /// first `WIDE` of them wide: the conflicts go to `set_bits` (in 64-bit lanes).
     #[inline(always)]
     fn run<const CHUNKS: usize, const WIDE: usize>(
         &self,
         token: Avx2,
-        set_bits: &mut [__m256i; CLASS_COUNT],
-        counts: &mut PairCounts,
+        items: &[u64],
+        set_bits: &mut __m256i,
     ) {
         let lanes = ChunkLayout {
             chunks: CHUNKS,
@@ -180,45 +186,29 @@ impl Pass<'_> {
         let tables = &self.tables[..lanes];
         let varying = self.block.varying;
         let padding = load_halves(token, &self.block.padding);
-        let free_keys = !self.block.common_key & self.prepared.key_mask;
-        // Every key disjoint from the block's common key (a submask walk).
-        let mut key = 0u32;
-        loop {
-            for (class, class_bits) in set_bits.iter_mut().enumerate() {
-                let items = &self.items[self.prepared.group_range(key, class)];
-                // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
-                let evaluated = (items.len() * BLOCK_SLOTS) as u64;
-                counts.per_class[class] += evaluated;
-                counts.pairs += evaluated;
-                for batch in items.chunks(FLUSH_ITEMS) {
-                    // SAFETY: the token proves AVX2.
-                    let mut bytes = unsafe { _mm256_setzero_si256() };
-                    for &item in batch {
-                        let compact = pext(token, item, varying);
-                        let mut acc = padding;
-                        for chunk in 0..CHUNKS {
-                            let index = chunk_lane(compact, WIDE, chunk);
-                            let entry = load_halves(token, &tables[index]);
-                            for half in 0..HALVES {
-                                // SAFETY: the token proves AVX2.
-                                acc[half] = unsafe { _mm256_or_si256(acc[half], entry[half]) };
-                            }
-                        }
-                        for half in acc {
-                            bytes = add_byte_popcounts(token, bytes, half);
-                        }
+        for batch in items.chunks(FLUSH_ITEMS) {
+            // SAFETY: the token proves AVX2.
+            let mut bytes = unsafe { _mm256_setzero_si256() };
+            for &item in batch {
+                let compact = pext(token, item, varying);
+                let mut acc = padding;
+                for chunk in 0..CHUNKS {
+                    let index = chunk_lane(compact, WIDE, chunk);
+                    let entry = load_halves(token, &tables[index]);
+                    for half in 0..HALVES {
+                        // SAFETY: the token proves AVX2.
+                        acc[half] = unsafe { _mm256_or_si256(acc[half], entry[half]) };
                     }
-                    // SAFETY: the token proves AVX2.
-                    *class_bits = unsafe {
-                        let sums = _mm256_sad_epu8(bytes, _mm256_setzero_si256());
-                        _mm256_add_epi64(*class_bits, sums)
-                    };
+                }
+                for half in acc {
+                    bytes = add_byte_popcounts(token, bytes, half);
                 }
             }
-            key = key.wrapping_sub(free_keys) & free_keys;
-            if key == 0 {
-                break;
-            }
+            // SAFETY: the token proves AVX2.
+            *set_bits = unsafe {
+                let sums = _mm256_sad_epu8(bytes, _mm256_setzero_si256());
+                _mm256_add_epi64(*set_bits, sums)
+            };
         }
     }
 }

@@ -16,7 +16,7 @@ use std::arch::x86_64::{
     _mm512_reduce_add_epi64, _mm512_setzero_si512, _mm512_ternarylogic_epi64, _pext_u64,
 };
 
-use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
+use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT};
 use crate::cpu::x86_64::Avx512Popcnt;
@@ -38,18 +38,9 @@ pub(super) fn prepare(
     unsafe { prepare_with_features(token, stored, sample, prepared) }
 }
 
-/// Groups the tagged `items` (at most `2^30`) for the prepared blocks; `token` proves
-/// the features.
-pub(super) fn group(token: Avx512Popcnt, items: &[u64], prepared: &mut Prepared) {
-    // SAFETY: `token` proves AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ, BMI2 and POPCNT
-    // (`Avx512::popcnt`), the features `group_with_features` is compiled
-    // with.
-    unsafe { group_with_features(token, items, prepared) }
-}
-
-/// Counts the disjoint pairs of the tagged `items` (at most `2^30`), grouped last
-/// ([`group`]), and the prepared blocks; `token` proves the features.
-pub(super) fn count_grouped(
+/// Counts the disjoint pairs of the tagged `items` (at most `2^30`) and the prepared
+/// blocks; `token` proves the features.
+pub(super) fn count(
     token: Avx512Popcnt,
     items: &[u64],
     prepared: &mut Prepared,
@@ -71,18 +62,14 @@ fn prepare_with_features(
     prepared.prepare_stored(stored, sample, |value, mask| pext(token, value, mask));
 }
 
-/// The item grouping, with hardware `pext`, compiled with the features.
-#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
-fn group_with_features(token: Avx512Popcnt, items: &[u64], prepared: &mut Prepared) {
-    prepared.group(items, |value, mask| pext(token, value, mask));
-}
-
 /// The counting loop, compiled with the features.
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
 fn count_with_features(token: Avx512Popcnt, items: &[u64], prepared: &mut Prepared) -> PairCounts {
     let mut tables = std::mem::take(&mut prepared.tables);
-    let counts = count_blocks(token, prepared, prepared.grouped_items(items), &mut tables);
+    let mut filtered = std::mem::take(&mut prepared.filtered);
+    let counts = count_blocks(token, prepared, items, &mut tables, &mut filtered);
     prepared.tables = tables;
+    prepared.filtered = filtered;
     counts
 }
 
@@ -122,33 +109,37 @@ fn add_popcounts(_: Avx512Popcnt, sums: __m512i, value: __m512i) -> __m512i {
     unsafe { _mm512_add_epi64(sums, _mm512_popcnt_epi64(value)) }
 }
 
-/// Counts every block against its compatible item groups, building each block's
-/// chunk tables in `table_buffer`.
+/// Counts every selected block against the items that share none of its common bits
+/// ([`Prepared::walk`]), building each block's chunk tables in `table_buffer` when it
+/// first has items.
 #[inline(always)]
 fn count_blocks(
     token: Avx512Popcnt,
     prepared: &Prepared,
     items: &[u64],
     table_buffer: &mut BlockTables,
+    filtered: &mut FilteredItems,
 ) -> PairCounts {
     let mut counts = PairCounts::default();
     // SAFETY: the token proves AVX-512F.
     let mut set_bits = [unsafe { _mm512_setzero_si512() }; CLASS_COUNT];
-    for block in &prepared.blocks {
-        let tables = table_buffer.build(prepared, block);
-        let pass = Pass {
-            prepared,
-            items,
-            block,
-            tables,
-        };
-        macro_rules! run {
-            ($chunks:literal, $wide:literal) => {
-                pass.run::<$chunks, $wide>(token, &mut set_bits, &mut counts)
-            };
+    let mut built = usize::MAX;
+    prepared.walk(items, filtered, |index, class, visiting| {
+        let block = &prepared.blocks[index];
+        if built != index {
+            table_buffer.build(prepared, block);
+            built = index;
         }
-        match_layout!(block.layout, run);
-    }
+        // SAFETY: `token` proves the features `count_block` is compiled with (a closure
+        // does not inherit them from the function it is written in).
+        unsafe {
+            count_block(token, block, table_buffer.lanes(), visiting, &mut set_bits[class]);
+        }
+        // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
+        let evaluated = (visiting.len() * BLOCK_SLOTS) as u64;
+        counts.per_class[class] += evaluated;
+        counts.pairs += evaluated;
+    });
     // `per_class` holds the evaluated slots so far (below 2^61); the conflicts are some
     // of them, each lane's sum below 2^61 too.
     for (count, conflicts) in counts.per_class.iter_mut().zip(set_bits) {
@@ -159,12 +150,27 @@ fn count_blocks(
     counts
 }
 
-/// One block and what it is counted against.
+/// Counts `block` with its chunk tables `tables` against `items`: the conflicts go to
+/// `set_bits` (in 64-bit lanes).
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
+fn count_block(
+    token: Avx512Popcnt,
+    block: &BlockInfo,
+    tables: &[Lane],
+    items: &[u64],
+    set_bits: &mut __m512i,
+) {
+    let pass = Pass { block, tables };
+    macro_rules! run {
+        ($chunks:literal, $wide:literal) => {
+            pass.run::<$chunks, $wide>(token, items, set_bits)
+        };
+    }
+    match_layout!(block.layout, run);
+}
+
+/// One block and its tables.
 struct Pass<'a> {
-    /// The preparation (item groups, key mask).
-    prepared: &'a Prepared,
-    /// The grouped items.
-    items: &'a [u64],
     /// The block.
     block: &'a BlockInfo,
     /// Its chunk tables.
@@ -172,15 +178,14 @@ struct Pass<'a> {
 }
 
 impl Pass<'_> {
-    /// Counts the block against every item group disjoint from its common key, with
-    /// `CHUNKS` table lookups per item, the first `WIDE` of them wide: the conflicts go
-    /// to `set_bits` (per class, in 64-bit lanes), the evaluated slots to `counts`.
+    /// Counts the block against `items`, with `CHUNKS` table lookups per item, the
+    /// first `WIDE` of them wide: the conflicts go to `set_bits` (in 64-bit lanes).
     #[inline(always)]
     fn run<const CHUNKS: usize, const WIDE: usize>(
         &self,
         token: Avx512Popcnt,
-        set_bits: &mut [__m512i; CLASS_COUNT],
-        counts: &mut PairCounts,
+        items: &[u64],
+        set_bits: &mut __m512i,
     ) {
         let lanes = ChunkLayout {
             chunks: CHUNKS,
@@ -190,39 +195,23 @@ impl Pass<'_> {
         let tables = &self.tables[..lanes];
         let varying = self.block.varying;
         let padding = load(token, &self.block.padding);
-        let free_keys = !self.block.common_key & self.prepared.key_mask;
         let entry =
             |compact: u64, chunk: usize| load(token, &tables[chunk_lane(compact, WIDE, chunk)]);
-        // Every key disjoint from the block's common key (a submask walk).
-        let mut key = 0u32;
-        loop {
-            for (class, class_bits) in set_bits.iter_mut().enumerate() {
-                let items = &self.items[self.prepared.group_range(key, class)];
-                // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
-                let evaluated = (items.len() * BLOCK_SLOTS) as u64;
-                counts.per_class[class] += evaluated;
-                counts.pairs += evaluated;
-                let mut sums = *class_bits;
-                for &item in items {
-                    let compact = pext(token, item, varying);
-                    // The chunks ORed three at a time into the padding.
-                    let mut acc = padding;
-                    let mut chunk = 0;
-                    while chunk + 2 <= CHUNKS {
-                        acc = or3(token, acc, entry(compact, chunk), entry(compact, chunk + 1));
-                        chunk += 2;
-                    }
-                    if chunk < CHUNKS {
-                        acc = or(token, acc, entry(compact, chunk));
-                    }
-                    sums = add_popcounts(token, sums, acc);
-                }
-                *class_bits = sums;
+        let mut sums = *set_bits;
+        for &item in items {
+            let compact = pext(token, item, varying);
+            // The chunks ORed three at a time into the padding.
+            let mut acc = padding;
+            let mut chunk = 0;
+            while chunk + 2 <= CHUNKS {
+                acc = or3(token, acc, entry(compact, chunk), entry(compact, chunk + 1));
+                chunk += 2;
             }
-            key = key.wrapping_sub(free_keys) & free_keys;
-            if key == 0 {
-                break;
+            if chunk < CHUNKS {
+                acc = or(token, acc, entry(compact, chunk));
             }
+            sums = add_popcounts(token, sums, acc);
         }
+        *set_bits = sums;
     }
 }

@@ -42,16 +42,16 @@ mod avx2;
 mod avx512;
 mod blocks;
 mod chunks;
-mod key_size;
 mod portable;
-mod sort;
 
 use crate::cpu::Level;
 use crate::join::path::Path;
-use blocks::MAX_KEY_BITS;
-pub(crate) use blocks::{Prepared, MAX_GROUP_BYTES};
-pub(crate) use key_size::MAX_KEY_CHOICE_BYTES;
+pub(crate) use blocks::Prepared;
 
+/// The bytes of a count's buffers whatever the lists' lengths: the item sample and the
+/// chunk of items filtered for a block.
+pub(crate) const MAX_FIXED_WALK_BYTES: u64 =
+    ((blocks::ITEM_SAMPLE + blocks::FILTER_CHUNK + 1) * size_of::<u64>()) as u64;
 /// The bytes of one block's chunk tables at their most.
 pub(crate) const MAX_TABLE_BYTES: u64 =
     (chunks::MAX_BLOCK_LANES * size_of::<blocks::Lane>()) as u64;
@@ -172,93 +172,50 @@ pub(crate) fn count_prepared(path: Path, items: &[u64], scratch: &mut PairScratc
     if let Some(small) = &scratch.small {
         return plain_count(small, items);
     }
-    group(path, items, &mut scratch.prepared);
-    count_grouped(path, items, &mut scratch.prepared)
+    count_blocks(path, items, &mut scratch.prepared)
 }
 
-/// Groups the tagged `items` for the blocks in `prepared`, on the path `path`.
-fn group(path: Path, items: &[u64], prepared: &mut Prepared) {
+/// Counts the tagged `items` against the blocks in `prepared`, on the path `path`.
+fn count_blocks(path: Path, items: &[u64], prepared: &mut Prepared) -> PairCounts {
     match path {
-        Path::Portable => portable::group(items, prepared),
+        Path::Portable => portable::count(items, prepared),
         #[cfg(target_arch = "x86_64")]
-        Path::Avx2(token) => avx2::group(token, items, prepared),
+        Path::Avx2(token) => avx2::count(token, items, prepared),
         #[cfg(target_arch = "x86_64")]
-        Path::Avx512(token) => avx512::group(token, items, prepared),
+        Path::Avx512(token) => avx512::count(token, items, prepared),
     }
 }
 
-/// Counts the tagged `items`, grouped last ([`group`]), against the blocks in
-/// `prepared`, on the path `path`.
-fn count_grouped(path: Path, items: &[u64], prepared: &mut Prepared) -> PairCounts {
-    match path {
-        Path::Portable => portable::count_grouped(items, prepared),
-        #[cfg(target_arch = "x86_64")]
-        Path::Avx2(token) => avx2::count_grouped(token, items, prepared),
-        #[cfg(target_arch = "x86_64")]
-        Path::Avx512(token) => avx512::count_grouped(token, items, prepared),
-    }
-}
-
-/// Items grouped for the stored side last prepared, ready for timing samples of
-/// [`count_prepared`] ([`GroupedItems::count_sample`]): the grouping and the blocks
-/// are two steps, so that each can be timed on its own (the timing scales the blocks'
-/// time up, not the grouping's, which a count pays once). The borrows keep the items
-/// and the grouping together.
-pub(crate) struct GroupedItems<'a> {
-    /// The path the stored side was prepared on.
-    path: Path,
-    /// The items, as grouped.
-    items: &'a [u64],
-    /// The preparation, with the items' groups.
-    scratch: &'a mut PairScratch,
-}
-
-/// Groups the tagged `items` (at most [`MAX_COUNT_LEN`]) for the stored patterns last
-/// prepared in `scratch` on the path `path`: the first step of [`count_prepared`].
+/// [`count_prepared`] on a sample of the blocks last prepared in `scratch`, for the
+/// estimate's timing: every `stride`-th block (`stride >= 1`; 1 is every block), from
+/// block `(stride - 1) / 2` on (so that the sample sits in the middle of each stretch of
+/// `stride`), or the last block when there are no more than that. Gives the counts, the
+/// number of blocks counted and the number prepared. The counts are the sample's, not
+/// the stored side's. The blocks follow the splits, so every `stride`-th of them is a
+/// spread over the splits; and each block meets as many items as in the whole count (a
+/// sample of the items would make each block's tables dearer per item). A stored side
+/// small enough for the plain loop counts as one block.
 ///
 /// # Panics
 /// If `items` is longer than [`MAX_COUNT_LEN`].
-pub(crate) fn group_items<'a>(
+pub(crate) fn count_sample(
     path: Path,
-    items: &'a [u64],
-    scratch: &'a mut PairScratch,
-) -> GroupedItems<'a> {
+    items: &[u64],
+    scratch: &mut PairScratch,
+    stride: usize,
+) -> (PairCounts, usize, usize) {
     assert!(
         items.len() <= MAX_COUNT_LEN,
         "a count takes at most 2^30 items"
     );
-    if scratch.small.is_none() {
-        group(path, items, &mut scratch.prepared);
+    if let Some(small) = &scratch.small {
+        return (plain_count(small, items), 1, 1);
     }
-    GroupedItems {
-        path,
-        items,
-        scratch,
-    }
-}
-
-impl GroupedItems<'_> {
-    /// The second step of [`count_prepared`] on a sample of the blocks: every
-    /// `stride`-th block (`stride >= 1`; 1 is every block), from block
-    /// `(stride - 1) / 2` on (so that the sample sits in the middle of each stretch of
-    /// `stride`), or the last block when there are no more than that. Gives the counts,
-    /// the number of blocks counted and the number prepared. The counts are the
-    /// sample's, not the stored side's. The blocks are sorted by key, so every
-    /// `stride`-th of them is a spread over the keys; and each item group is as long as
-    /// in the whole count (a sample of the items would shorten the groups, and make
-    /// each item dearer). A stored side small enough for the plain loop counts as one
-    /// block.
-    pub(crate) fn count_sample(&mut self, stride: usize) -> (PairCounts, usize, usize) {
-        if let Some(small) = &self.scratch.small {
-            return (plain_count(small, self.items), 1, 1);
-        }
-        let prepared = &mut self.scratch.prepared;
-        let all = prepared.sample_blocks(stride);
-        let counted = prepared.block_count();
-        let counts = count_grouped(self.path, self.items, prepared);
-        prepared.restore_blocks(all);
-        (counts, counted, prepared.block_count())
-    }
+    let prepared = &mut scratch.prepared;
+    let counted = prepared.select_blocks(stride);
+    let counts = count_blocks(path, items, prepared);
+    prepared.select_all_blocks();
+    (counts, counted, prepared.block_count())
 }
 
 /// The number of blocks the last preparation in `scratch` made (1 for a stored side
@@ -358,10 +315,12 @@ mod tests {
         let blocks = prepared_blocks(&scratch);
         assert_eq!(blocks, 5000usize.div_ceil(BLOCK_SLOTS));
         let whole = count_prepared(Path::Portable, &items, &mut scratch);
-        let mut grouped = group_items(Path::Portable, &items, &mut scratch);
-        assert_eq!(grouped.count_sample(1), (whole, blocks, blocks));
+        let sample = |scratch: &mut PairScratch, stride| {
+            count_sample(Path::Portable, &items, scratch, stride)
+        };
+        assert_eq!(sample(&mut scratch, 1), (whole, blocks, blocks));
         for stride in [2, 3, blocks, blocks + 5] {
-            let (counts, counted, all) = grouped.count_sample(stride);
+            let (counts, counted, all) = sample(&mut scratch, stride);
             assert_eq!(all, blocks);
             let first = ((stride - 1) / 2).min(blocks - 1);
             assert_eq!(
@@ -374,8 +333,8 @@ mod tests {
                 assert!(counts.per_class[class] <= whole.per_class[class]);
             }
         }
-        // The blocks are put back: the whole count is unchanged.
-        assert_eq!(grouped.count_sample(1), (whole, blocks, blocks));
+        // Every block is counted again: the whole count is unchanged.
+        assert_eq!(sample(&mut scratch, 1), (whole, blocks, blocks));
         assert_eq!(count_prepared(Path::Portable, &items, &mut scratch), whole);
     }
 
@@ -390,9 +349,11 @@ mod tests {
         prepare(Path::Portable, &stored, &items, &mut scratch);
         assert_eq!(prepared_blocks(&scratch), 1);
         let whole = plain_count(&stored, &items);
-        let mut grouped = group_items(Path::Portable, &items, &mut scratch);
         for stride in [1, 7] {
-            assert_eq!(grouped.count_sample(stride), (whole, 1, 1));
+            assert_eq!(
+                count_sample(Path::Portable, &items, &mut scratch, stride),
+                (whole, 1, 1)
+            );
         }
     }
 

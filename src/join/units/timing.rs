@@ -17,7 +17,7 @@ use super::sides;
 use super::Tables;
 use crate::engine::interface::TimedUnit;
 use crate::join::halves::{generate, HalfCursor};
-use crate::join::pairs::{group_items, prepare, prepared_blocks};
+use crate::join::pairs::{count_sample, prepare, prepared_blocks};
 use crate::sampling::cpu_clock::CpuClock;
 
 /// The pairs (item x stored slot) a timed unit counts: about a second's work.
@@ -188,19 +188,15 @@ fn time_counts(
             let blocks = prepared_blocks(&scratch.pairs);
             step.min(blocks.div_ceil(MIN_SAMPLED_BLOCKS)).max(1)
         });
-        // The items' grouping is paid once a count, whatever its blocks: timed on its
-        // own and not scaled. (Timing it apart from the blocks matters: the sampled
-        // blocks of a long unit can take less time than the grouping, and a
-        // difference of two timings scaled up by thousands of blocks was noise.)
+        // The sampled blocks are timed with the item filtering of the splits they sit
+        // in, and scaled up to every block.
         let begun = CpuClock::start();
-        let mut grouped = group_items(path, scratch.items.as_slice(), &mut scratch.pairs);
-        let grouping = begun.seconds();
-        let begun = CpuClock::start();
-        let (counts, counted, blocks) = grouped.count_sample(stride);
+        let (counts, counted, blocks) =
+            count_sample(path, scratch.items.as_slice(), &mut scratch.pairs, stride);
         let seconds = begun.seconds();
         let scale = blocks as f64 / counted.max(1) as f64;
         out.whole &= counted == blocks;
-        out.count_seconds += grouping + scale * seconds;
+        out.count_seconds += scale * seconds;
         out.pairs += scale * counts.pairs as f64;
     }
     out

@@ -45,21 +45,23 @@ pub(crate) fn units_bound(n: u32) -> u64 {
 
 /// The program image, allocator and runtime.
 const BASE_BYTES: u64 = 8 << 20;
-/// Per stored half-board of a piece: its pattern (8), the sorted copy (8), its sort
-/// group (4), and the bit slices of its block (at most 62 lanes of 64 bytes per 512
-/// patterns: 7.75), rounded up with the block records (128 bytes per 512 patterns).
+/// Per stored half-board of a piece: its pattern (8), the copy the splits reorder (8),
+/// and the bit slices of its block (at most 62 lanes of 64 bytes per 512 patterns:
+/// 7.75), and the block and split records (at most 192 bytes per 512 patterns): 24.2,
+/// rounded up to the 28 of the key sieve before it (whose sort groups took 4), so that
+/// no cap changed. The splits partition with the item lists' buffer (no more memory).
 /// The chunk tables are built one block at a time, in the fixed share below.
 pub(crate) const STORED_BYTES: u64 = 28;
-/// Per item half-board of a piece: its pattern (8), the grouped copy (8), its sort
-/// group (4).
+/// Per item half-board of a piece: its pattern (8), and the lists of the splits'
+/// surviving items (at most one and a half times the items: 12).
 pub(crate) const ITEM_BYTES: u64 = 20;
 /// Per entry of an inner cell, for each side: the prepared inner list (three `u64`
 /// arrays: 24), the cell itself when made on demand (8), and the slack of the list
 /// after a piece's cap (8).
 pub(crate) const INNER_BYTES: u64 = 2 * (24 + 8 + 8);
-/// The fixed scratch per thread (sort counters, group starts, the chunk tables of one
-/// block, the buffers of the key's choice, the bit slices of the block being prepared,
-/// stack).
+/// The fixed scratch per thread (the chunk tables of one block, the splits' item
+/// sample, the chunk of items filtered for a block, the bit slices of the block being
+/// prepared, stack).
 const PER_THREAD_FIXED_BYTES: u64 = 4 << 20;
 const _: () = assert!(
     MAX_FIXED_WALK_BYTES + MAX_TABLE_BYTES <= PER_THREAD_FIXED_BYTES / 2,

@@ -97,6 +97,11 @@ impl HalfBoards {
         &self.buffer[..self.len]
     }
 
+    /// The same, to reorder (the pair counter sorts the items by class).
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [u64] {
+        &mut self.buffer[..self.len]
+    }
+
     /// The number of half-boards.
     pub(crate) fn len(&self) -> usize {
         self.len

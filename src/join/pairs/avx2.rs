@@ -9,13 +9,16 @@
 )]
 
 use std::arch::x86_64::{
-    __m256i, _mm256_add_epi64, _mm256_add_epi8, _mm256_and_si256, _mm256_load_si256,
-    _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_setr_epi8, _mm256_setzero_si256,
-    _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _pext_u64,
+    __m256i, _mm256_add_epi64, _mm256_add_epi8, _mm256_and_si256, _mm256_castsi256_pd,
+    _mm256_cmpeq_epi64, _mm256_load_si256, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256,
+    _mm256_permutevar8x32_epi32, _mm256_sad_epu8, _mm256_set1_epi64x, _mm256_set1_epi8,
+    _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
+    _mm256_storeu_si256, _pext_u64,
 };
 
-use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
+use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
+use super::walk::{FilteredItems, FILTER_SLACK};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS};
 use crate::cpu::x86_64::Avx2;
 
@@ -32,12 +35,17 @@ pub(super) fn prepare(token: Avx2, stored: &[u64], sample: &[u64], prepared: &mu
     unsafe { prepare_with_features(token, stored, sample, prepared) }
 }
 
-/// Counts the disjoint pairs of the tagged `items` (at most `2^30`) and the prepared
-/// blocks; `token` proves the features.
-pub(super) fn count(token: Avx2, items: &[u64], prepared: &mut Prepared) -> PairCounts {
+/// Counts the disjoint pairs of the `items` (at most `2^30`, sorted by class, class `c`
+/// ending at `class_ends[c]`) and the prepared blocks; `token` proves the features.
+pub(super) fn count(
+    token: Avx2,
+    items: &[u64],
+    class_ends: [usize; CLASS_COUNT],
+    prepared: &mut Prepared,
+) -> PairCounts {
     // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features `count_with_features` is compiled
     // with.
-    unsafe { count_with_features(token, items, prepared) }
+    unsafe { count_with_features(token, items, class_ends, prepared) }
 }
 
 /// The preparation, with hardware `pext`, compiled with the features.
@@ -48,10 +56,22 @@ fn prepare_with_features(token: Avx2, stored: &[u64], sample: &[u64], prepared: 
 
 /// The counting loop, compiled with the features.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-fn count_with_features(token: Avx2, items: &[u64], prepared: &mut Prepared) -> PairCounts {
+fn count_with_features(
+    token: Avx2,
+    items: &[u64],
+    class_ends: [usize; CLASS_COUNT],
+    prepared: &mut Prepared,
+) -> PairCounts {
     let mut tables = std::mem::take(&mut prepared.tables);
     let mut filtered = std::mem::take(&mut prepared.filtered);
-    let counts = count_blocks(token, prepared, items, &mut tables, &mut filtered);
+    let counts = count_blocks(
+        token,
+        prepared,
+        items,
+        class_ends,
+        &mut tables,
+        &mut filtered,
+    );
     prepared.tables = tables;
     prepared.filtered = filtered;
     counts
@@ -110,6 +130,7 @@ fn count_blocks(
     token: Avx2,
     prepared: &Prepared,
     items: &[u64],
+    class_ends: [usize; CLASS_COUNT],
     table_buffer: &mut BlockTables,
     filtered: &mut FilteredItems,
 ) -> PairCounts {
@@ -117,28 +138,123 @@ fn count_blocks(
     // SAFETY: the token proves AVX2.
     let mut set_bits = [unsafe { _mm256_setzero_si256() }; CLASS_COUNT];
     let mut built = usize::MAX;
-    prepared.walk(items, filtered, |index, class, visiting| {
-        let block = &prepared.blocks[index];
-        if built != index {
-            table_buffer.build(prepared, block);
-            built = index;
-        }
-        // SAFETY: `token` proves the features `count_block` is compiled with (a closure
-        // does not inherit them from the function it is written in).
-        unsafe {
-            count_block(token, block, table_buffer.lanes(), visiting, &mut set_bits[class]);
-        }
-        // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
-        let evaluated = (visiting.len() * BLOCK_SLOTS) as u64;
-        counts.per_class[class] += evaluated;
-        counts.pairs += evaluated;
-    });
+    let filter = |source: &[u64], mask: u64, out: &mut [u64]| {
+        // SAFETY: `token` proves the features `filter` is compiled with (a closure does
+        // not inherit them from the function it is written in).
+        unsafe { filter(token, source, mask, out) }
+    };
+    prepared.walk(
+        items,
+        class_ends,
+        filtered,
+        filter,
+        |index, class, visiting| {
+            let block = &prepared.blocks[index];
+            if built != index {
+                table_buffer.build(prepared, block);
+                built = index;
+            }
+            // SAFETY: `token` proves the features `count_block` is compiled with (a closure
+            // does not inherit them from the function it is written in).
+            unsafe {
+                count_block(
+                    token,
+                    block,
+                    table_buffer.lanes(),
+                    visiting,
+                    &mut set_bits[class],
+                );
+            }
+            // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
+            let evaluated = (visiting.len() * BLOCK_SLOTS) as u64;
+            counts.per_class[class] += evaluated;
+            counts.pairs += evaluated;
+        },
+    );
     // `per_class` holds the evaluated slots so far (below 2^61); the conflicts are some
     // of them.
     for (count, conflicts) in counts.per_class.iter_mut().zip(set_bits) {
         *count -= horizontal_sum(token, conflicts);
     }
     counts
+}
+
+/// For each 4-bit mask of kept lanes, the 32-bit lane indices that move the kept 64-bit
+/// lanes to the front, in order (`vpermd`).
+const PACK: [[i32; 8]; 16] = pack_table();
+
+/// Builds [`PACK`].
+const fn pack_table() -> [[i32; 8]; 16] {
+    let mut table = [[0i32; 8]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut to = 0;
+        let mut lane = 0;
+        while lane < 4 {
+            if mask >> lane & 1 == 1 {
+                table[mask][2 * to] = 2 * lane as i32;
+                table[mask][2 * to + 1] = 2 * lane as i32 + 1;
+                to += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    table
+}
+
+/// [`super::walk::filter_into`] with 256-bit vectors: four items tested at once, the
+/// kept ones moved to the front by a permutation from [`PACK`] and stored whole (the
+/// slack takes the rest).
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+fn filter(token: Avx2, source: &[u64], mask: u64, out: &mut [u64]) -> Option<usize> {
+    let cap = out.len().checked_sub(FILTER_SLACK)?;
+    let mut len = 0;
+    let mut groups = source.chunks_exact(4);
+    for group in &mut groups {
+        if len > cap {
+            return None;
+        }
+        let (packed, kept) = pack_four(token, group, mask);
+        store_four(token, &mut out[len..len + 4], packed);
+        len += kept;
+    }
+    for &item in groups.remainder() {
+        if len > cap {
+            return None;
+        }
+        out[len] = item;
+        len += usize::from(item & mask == 0);
+    }
+    (len <= cap).then_some(len)
+}
+
+/// The items of `four` with no bit of `mask`, moved to the front of a vector, and their
+/// number.
+#[inline(always)]
+fn pack_four(_: Avx2, four: &[u64], mask: u64) -> (__m256i, usize) {
+    assert_eq!(four.len(), 4);
+    // SAFETY: the token proves AVX2; `four` is 32 readable bytes (unaligned load), and
+    // `PACK` rows are 32 readable bytes.
+    unsafe {
+        let values = _mm256_loadu_si256(four.as_ptr().cast());
+        let masked = _mm256_and_si256(values, _mm256_set1_epi64x(mask.cast_signed()));
+        let clear = _mm256_cmpeq_epi64(masked, _mm256_setzero_si256());
+        let kept = _mm256_movemask_pd(_mm256_castsi256_pd(clear)).cast_unsigned() as usize;
+        let order = _mm256_loadu_si256(PACK[kept].as_ptr().cast());
+        (
+            _mm256_permutevar8x32_epi32(values, order),
+            kept.count_ones() as usize,
+        )
+    }
+}
+
+/// Stores a vector into four items.
+#[inline(always)]
+fn store_four(_: Avx2, four: &mut [u64], value: __m256i) {
+    assert_eq!(four.len(), 4);
+    // SAFETY: the token proves AVX2; `four` is 32 writable bytes (unaligned store).
+    unsafe { _mm256_storeu_si256(four.as_mut_ptr().cast(), value) }
 }
 
 /// Counts `block` with its chunk tables `tables` against `items`: the conflicts go to

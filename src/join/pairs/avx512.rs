@@ -12,12 +12,15 @@
 )]
 
 use std::arch::x86_64::{
-    __m512i, _mm512_add_epi64, _mm512_load_si512, _mm512_or_si512, _mm512_popcnt_epi64,
-    _mm512_reduce_add_epi64, _mm512_setzero_si512, _mm512_ternarylogic_epi64, _pext_u64,
+    __m512i, _mm512_add_epi64, _mm512_load_si512, _mm512_loadu_si512, _mm512_maskz_compress_epi64,
+    _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64, _mm512_set1_epi64,
+    _mm512_setzero_si512, _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_testn_epi64_mask,
+    _pext_u64,
 };
 
-use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
+use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
+use super::walk::{FilteredItems, FILTER_SLACK};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT};
 use crate::cpu::x86_64::Avx512Popcnt;
 
@@ -38,17 +41,18 @@ pub(super) fn prepare(
     unsafe { prepare_with_features(token, stored, sample, prepared) }
 }
 
-/// Counts the disjoint pairs of the tagged `items` (at most `2^30`) and the prepared
-/// blocks; `token` proves the features.
+/// Counts the disjoint pairs of the `items` (at most `2^30`, sorted by class, class `c`
+/// ending at `class_ends[c]`) and the prepared blocks; `token` proves the features.
 pub(super) fn count(
     token: Avx512Popcnt,
     items: &[u64],
+    class_ends: [usize; CLASS_COUNT],
     prepared: &mut Prepared,
 ) -> PairCounts {
     // SAFETY: `token` proves AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ, BMI2 and POPCNT
     // (`Avx512::popcnt`), the features `count_with_features` is compiled
     // with.
-    unsafe { count_with_features(token, items, prepared) }
+    unsafe { count_with_features(token, items, class_ends, prepared) }
 }
 
 /// The preparation, with hardware `pext`, compiled with the features.
@@ -64,10 +68,22 @@ fn prepare_with_features(
 
 /// The counting loop, compiled with the features.
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
-fn count_with_features(token: Avx512Popcnt, items: &[u64], prepared: &mut Prepared) -> PairCounts {
+fn count_with_features(
+    token: Avx512Popcnt,
+    items: &[u64],
+    class_ends: [usize; CLASS_COUNT],
+    prepared: &mut Prepared,
+) -> PairCounts {
     let mut tables = std::mem::take(&mut prepared.tables);
     let mut filtered = std::mem::take(&mut prepared.filtered);
-    let counts = count_blocks(token, prepared, items, &mut tables, &mut filtered);
+    let counts = count_blocks(
+        token,
+        prepared,
+        items,
+        class_ends,
+        &mut tables,
+        &mut filtered,
+    );
     prepared.tables = tables;
     prepared.filtered = filtered;
     counts
@@ -117,6 +133,7 @@ fn count_blocks(
     token: Avx512Popcnt,
     prepared: &Prepared,
     items: &[u64],
+    class_ends: [usize; CLASS_COUNT],
     table_buffer: &mut BlockTables,
     filtered: &mut FilteredItems,
 ) -> PairCounts {
@@ -124,22 +141,38 @@ fn count_blocks(
     // SAFETY: the token proves AVX-512F.
     let mut set_bits = [unsafe { _mm512_setzero_si512() }; CLASS_COUNT];
     let mut built = usize::MAX;
-    prepared.walk(items, filtered, |index, class, visiting| {
-        let block = &prepared.blocks[index];
-        if built != index {
-            table_buffer.build(prepared, block);
-            built = index;
-        }
-        // SAFETY: `token` proves the features `count_block` is compiled with (a closure
-        // does not inherit them from the function it is written in).
-        unsafe {
-            count_block(token, block, table_buffer.lanes(), visiting, &mut set_bits[class]);
-        }
-        // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
-        let evaluated = (visiting.len() * BLOCK_SLOTS) as u64;
-        counts.per_class[class] += evaluated;
-        counts.pairs += evaluated;
-    });
+    let filter = |source: &[u64], mask: u64, out: &mut [u64]| {
+        // SAFETY: `token` proves the features `filter` is compiled with (a closure does
+        // not inherit them from the function it is written in).
+        unsafe { filter(token, source, mask, out) }
+    };
+    prepared.walk(
+        items,
+        class_ends,
+        filtered,
+        filter,
+        |index, class, visiting| {
+            let block = &prepared.blocks[index];
+            if built != index {
+                table_buffer.build(prepared, block);
+                built = index;
+            }
+            // SAFETY: see above.
+            unsafe {
+                count_block(
+                    token,
+                    block,
+                    table_buffer.lanes(),
+                    visiting,
+                    &mut set_bits[class],
+                );
+            }
+            // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
+            let evaluated = (visiting.len() * BLOCK_SLOTS) as u64;
+            counts.per_class[class] += evaluated;
+            counts.pairs += evaluated;
+        },
+    );
     // `per_class` holds the evaluated slots so far (below 2^61); the conflicts are some
     // of them, each lane's sum below 2^61 too.
     for (count, conflicts) in counts.per_class.iter_mut().zip(set_bits) {
@@ -148,6 +181,71 @@ fn count_blocks(
         *count -= conflicts.cast_unsigned();
     }
     counts
+}
+
+/// [`super::blocks::filter_into`] with 512-bit vectors: eight items tested at once
+/// (`vptestnmq`), the kept ones packed (`vpcompressq`) and stored whole (the slack
+/// takes the rest).
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
+fn filter(token: Avx512Popcnt, source: &[u64], mask: u64, out: &mut [u64]) -> Option<usize> {
+    let cap = out.len().checked_sub(FILTER_SLACK)?;
+    let masks = splat(token, mask);
+    let mut len = 0;
+    let mut groups = source.chunks_exact(8);
+    for group in &mut groups {
+        if len > cap {
+            return None;
+        }
+        let values = load_eight(token, group);
+        let keep = untouched(token, values, masks);
+        store_eight(token, &mut out[len..len + 8], compress(token, keep, values));
+        len += keep.count_ones() as usize;
+    }
+    for &item in groups.remainder() {
+        if len > cap {
+            return None;
+        }
+        out[len] = item;
+        len += usize::from(item & mask == 0);
+    }
+    (len <= cap).then_some(len)
+}
+
+/// `value` in every 64-bit lane.
+#[inline(always)]
+fn splat(_: Avx512Popcnt, value: u64) -> __m512i {
+    // SAFETY: the token proves AVX-512F.
+    unsafe { _mm512_set1_epi64(value.cast_signed()) }
+}
+
+/// Eight items as one vector.
+#[inline(always)]
+fn load_eight(_: Avx512Popcnt, eight: &[u64]) -> __m512i {
+    assert_eq!(eight.len(), 8);
+    // SAFETY: the token proves AVX-512F; `eight` is 64 readable bytes (unaligned load).
+    unsafe { _mm512_loadu_si512(eight.as_ptr().cast()) }
+}
+
+/// Stores a vector into eight items.
+#[inline(always)]
+fn store_eight(_: Avx512Popcnt, eight: &mut [u64], value: __m512i) {
+    assert_eq!(eight.len(), 8);
+    // SAFETY: the token proves AVX-512F; `eight` is 64 writable bytes (unaligned store).
+    unsafe { _mm512_storeu_si512(eight.as_mut_ptr().cast(), value) }
+}
+
+/// The lanes of `values` with no bit of `masks`.
+#[inline(always)]
+fn untouched(_: Avx512Popcnt, values: __m512i, masks: __m512i) -> u8 {
+    // SAFETY: the token proves AVX-512F.
+    unsafe { _mm512_testn_epi64_mask(values, masks) }
+}
+
+/// The lanes of `values` selected by `keep`, packed to the front.
+#[inline(always)]
+fn compress(_: Avx512Popcnt, keep: u8, values: __m512i) -> __m512i {
+    // SAFETY: the token proves AVX-512F.
+    unsafe { _mm512_maskz_compress_epi64(keep, values) }
 }
 
 /// Counts `block` with its chunk tables `tables` against `items`: the conflicts go to

@@ -3,14 +3,17 @@
 //! weight class. Patterns use bits 0..62; an item carries its class in bits 62 and 63
 //! ([`tagged`]).
 //!
-//! **Method** ([`blocks`]). The stored patterns are sorted by a *key* made of the `k`
-//! bit positions most often set on both sides (`k` near `log2(blocks)`: the size of
-//! least predicted cost, [`key_size`]), then cut into blocks of [`BLOCK_SLOTS`]
-//! patterns. For each block:
-//! - the key bits set in every pattern of the block form its *common key*: an item
-//!   whose key shares a bit with it conflicts with the whole block, so the items are
-//!   grouped by key and only the groups disjoint from the common key are visited (a
-//!   sieve with no per-bucket padding);
+//! **Method.** The stored patterns are cut into blocks of at most [`BLOCK_SLOTS`]
+//! patterns by *splits* ([`split`]): they are split in two again and again, each time
+//! on the bit that a model of the count says saves the most item visits (the side with
+//! the bit has it in common, so the items with that bit skip all of its blocks; the
+//! model weighs each side's blocks by the sampled items that would still visit them),
+//! into no more than `ceil(stored / 512)` blocks. For each block ([`blocks`]):
+//! - the bits set in every pattern of the block are its *common bits*: an item with one
+//!   of them conflicts with the whole block, so the count ([`walk`]) gives the block
+//!   only the items without them, filtered from a list kept for the innermost split
+//!   around it (each split's survivors are filtered once for all its blocks, when they
+//!   fit in one and a half times the items' length);
 //! - the other bits that occur in the block (its *varying* bits) are compacted (`pext`)
 //!   and bit-sliced: one [`BLOCK_SLOTS`]-bit lane per bit, slot `j` set when pattern
 //!   `j` has the bit;
@@ -21,20 +24,23 @@
 //!
 //! The preparation keeps each block's bit slices (8 bytes a pattern); a count builds a
 //! block's tables (tens of KiB) from them when it comes to the block, and they stay in
-//! cache while every item group passes over them, so only one block's tables are ever
-//! held. Stored sets under [`PLAIN_LOOP_LIMIT`] patterns use a plain loop.
+//! cache while its items pass over them, so only one block's tables are ever held. The
+//! items are sorted by class in place first, so that every list is too. Stored sets
+//! under [`PLAIN_LOOP_LIMIT`] patterns use a plain loop.
 //!
 //! **Vector paths.** The portable path ([`portable`]) runs everywhere (`u64` words,
-//! software `pext`); the AVX2 path ([`avx2`]) uses 256-bit ORs, BMI2 `pext` and a
-//! nibble-table popcount. Both use the same prepared blocks and agree exactly.
+//! software `pext`, a branch-free scalar filter); the AVX2 path ([`avx2`]) uses 256-bit
+//! ORs, BMI2 `pext` and a nibble-table popcount; the AVX-512 path ([`avx512`]) ORs three
+//! lanes at a time, counts with `vpopcntq` and filters eight items at a time
+//! (`vpcompressq`). All use the same prepared blocks and agree exactly.
 //!
 //! **Work measure.** `pairs` counts item x slot evaluations: [`BLOCK_SLOTS`] per item
 //! and visited block (padding included, skipped blocks excluded), or 1 per pair in the
 //! plain loop.
 //!
 //! **Sizes.** One count takes at most [`MAX_COUNT_LEN`] items and stored patterns, so
-//! its sums fit in `u64` and its sort counters in `u32`; [`count_weighted`] cuts longer
-//! lists into such pieces and sums in `u128`.
+//! its sums fit in `u64`; [`count_prepared_weighted`] cuts longer lists into such
+//! pieces and sums in `u128`.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -43,15 +49,17 @@ mod avx512;
 mod blocks;
 mod chunks;
 mod portable;
+mod split;
+mod walk;
 
 use crate::cpu::Level;
 use crate::join::path::Path;
 pub(crate) use blocks::Prepared;
 
-/// The bytes of a count's buffers whatever the lists' lengths: the item sample and the
-/// chunk of items filtered for a block.
+/// The bytes of a count's buffers whatever the lists' lengths: the item sample of the
+/// splits and the chunk of items filtered for a block.
 pub(crate) const MAX_FIXED_WALK_BYTES: u64 =
-    ((blocks::ITEM_SAMPLE + blocks::FILTER_CHUNK + 1) * size_of::<u64>()) as u64;
+    ((split::ITEM_SAMPLE + walk::FILTER_CHUNK + walk::FILTER_SLACK) * size_of::<u64>()) as u64;
 /// The bytes of one block's chunk tables at their most.
 pub(crate) const MAX_TABLE_BYTES: u64 =
     (chunks::MAX_BLOCK_LANES * size_of::<blocks::Lane>()) as u64;
@@ -65,8 +73,7 @@ const BLOCK_SLOTS: usize = 64 * LANE_WORDS;
 /// Below this many stored patterns, the plain loop counts.
 const PLAIN_LOOP_LIMIT: usize = 24;
 /// The most items, and the most stored patterns, one count takes: `2^30`. Then every
-/// count is below `2^30 * (2^30 + BLOCK_SLOTS) < 2^61` and every sort counter below
-/// `2^32`.
+/// count is below `2^30 * (2^30 + BLOCK_SLOTS) < 2^61`.
 pub const MAX_COUNT_LEN: usize = 1 << 30;
 
 /// The position of the class tag in an item: bits 62 and 63 hold the class `c` (weight
@@ -104,7 +111,7 @@ pub struct PairCounts {
 /// The reusable buffers of a count, and the stored side it prepared.
 #[derive(Default)]
 pub struct PairScratch {
-    /// The prepared blocks and item groups.
+    /// The prepared blocks, and the buffers of a count.
     prepared: Prepared,
     /// The stored patterns when there are fewer than [`PLAIN_LOOP_LIMIT`] (the plain
     /// loop counts them), or `None` when `prepared` holds the blocks.
@@ -127,7 +134,7 @@ impl PairScratch {
 pub fn count(level: Level, stored: &[u64], items: &[u64], scratch: &mut PairScratch) -> PairCounts {
     let path = Path::at(level);
     prepare(path, stored, items, scratch);
-    count_prepared(path, items, scratch)
+    count_prepared(path, &mut items.to_vec(), scratch)
 }
 
 /// Prepares `stored` (at most [`MAX_COUNT_LEN`] patterns) in `scratch`, for counting
@@ -164,7 +171,11 @@ pub(crate) fn prepare(path: Path, stored: &[u64], sample: &[u64], scratch: &mut 
 ///
 /// # Panics
 /// If `items` is longer than [`MAX_COUNT_LEN`].
-pub(crate) fn count_prepared(path: Path, items: &[u64], scratch: &mut PairScratch) -> PairCounts {
+pub(crate) fn count_prepared(
+    path: Path,
+    items: &mut [u64],
+    scratch: &mut PairScratch,
+) -> PairCounts {
     assert!(
         items.len() <= MAX_COUNT_LEN,
         "a count takes at most 2^30 items"
@@ -172,17 +183,24 @@ pub(crate) fn count_prepared(path: Path, items: &[u64], scratch: &mut PairScratc
     if let Some(small) = &scratch.small {
         return plain_count(small, items);
     }
-    count_blocks(path, items, &mut scratch.prepared)
+    let class_ends = scratch.prepared.sort_classes(items);
+    count_blocks(path, items, class_ends, &mut scratch.prepared)
 }
 
-/// Counts the tagged `items` against the blocks in `prepared`, on the path `path`.
-fn count_blocks(path: Path, items: &[u64], prepared: &mut Prepared) -> PairCounts {
+/// Counts the `items`, sorted by class (class `c` ending at `class_ends[c]`), against
+/// the blocks in `prepared`, on the path `path`.
+fn count_blocks(
+    path: Path,
+    items: &[u64],
+    class_ends: [usize; CLASS_COUNT],
+    prepared: &mut Prepared,
+) -> PairCounts {
     match path {
-        Path::Portable => portable::count(items, prepared),
+        Path::Portable => portable::count(items, class_ends, prepared),
         #[cfg(target_arch = "x86_64")]
-        Path::Avx2(token) => avx2::count(token, items, prepared),
+        Path::Avx2(token) => avx2::count(token, items, class_ends, prepared),
         #[cfg(target_arch = "x86_64")]
-        Path::Avx512(token) => avx512::count(token, items, prepared),
+        Path::Avx512(token) => avx512::count(token, items, class_ends, prepared),
     }
 }
 
@@ -200,7 +218,7 @@ fn count_blocks(path: Path, items: &[u64], prepared: &mut Prepared) -> PairCount
 /// If `items` is longer than [`MAX_COUNT_LEN`].
 pub(crate) fn count_sample(
     path: Path,
-    items: &[u64],
+    items: &mut [u64],
     scratch: &mut PairScratch,
     stride: usize,
 ) -> (PairCounts, usize, usize) {
@@ -213,7 +231,8 @@ pub(crate) fn count_sample(
     }
     let prepared = &mut scratch.prepared;
     let counted = prepared.select_blocks(stride);
-    let counts = count_blocks(path, items, prepared);
+    let class_ends = prepared.sort_classes(items);
+    let counts = count_blocks(path, items, class_ends, prepared);
     prepared.select_all_blocks();
     (counts, counted, prepared.block_count())
 }
@@ -261,12 +280,12 @@ impl WeightedPairs {
 /// patterns last prepared in `scratch`.
 pub(crate) fn count_prepared_weighted(
     path: Path,
-    items: &[u64],
+    items: &mut [u64],
     piece: usize,
     scratch: &mut PairScratch,
 ) -> WeightedPairs {
     let mut sum = WeightedPairs::default();
-    for item_piece in items.chunks(piece.clamp(1, MAX_COUNT_LEN)) {
+    for item_piece in items.chunks_mut(piece.clamp(1, MAX_COUNT_LEN)) {
         sum.add(&count_prepared(path, item_piece, scratch));
     }
     sum
@@ -314,9 +333,9 @@ mod tests {
         prepare(Path::Portable, &stored, &items, &mut scratch);
         let blocks = prepared_blocks(&scratch);
         assert_eq!(blocks, 5000usize.div_ceil(BLOCK_SLOTS));
-        let whole = count_prepared(Path::Portable, &items, &mut scratch);
+        let whole = count_prepared(Path::Portable, &mut items.clone(), &mut scratch);
         let sample = |scratch: &mut PairScratch, stride| {
-            count_sample(Path::Portable, &items, scratch, stride)
+            count_sample(Path::Portable, &mut items.clone(), scratch, stride)
         };
         assert_eq!(sample(&mut scratch, 1), (whole, blocks, blocks));
         for stride in [2, 3, blocks, blocks + 5] {
@@ -335,7 +354,10 @@ mod tests {
         }
         // Every block is counted again: the whole count is unchanged.
         assert_eq!(sample(&mut scratch, 1), (whole, blocks, blocks));
-        assert_eq!(count_prepared(Path::Portable, &items, &mut scratch), whole);
+        assert_eq!(
+            count_prepared(Path::Portable, &mut items.clone(), &mut scratch),
+            whole
+        );
     }
 
     #[test]
@@ -351,7 +373,7 @@ mod tests {
         let whole = plain_count(&stored, &items);
         for stride in [1, 7] {
             assert_eq!(
-                count_sample(Path::Portable, &items, &mut scratch, stride),
+                count_sample(Path::Portable, &mut items.clone(), &mut scratch, stride),
                 (whole, 1, 1)
             );
         }
@@ -372,7 +394,8 @@ mod tests {
         let mut scratch = PairScratch::default();
         prepare(Path::Portable, &patterns, &items, &mut scratch);
         for piece in [7, 64, 1000] {
-            let sum = count_prepared_weighted(Path::Portable, &items, piece, &mut scratch);
+            let sum =
+                count_prepared_weighted(Path::Portable, &mut items.clone(), piece, &mut scratch);
             assert_eq!(sum.weighted, expected, "pieces of {piece}");
         }
     }

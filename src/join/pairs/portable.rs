@@ -1,8 +1,9 @@
 //! The portable counting loop over prepared blocks (any architecture).
 
-use super::blocks::{BlockTables, FilteredItems, Lane, Prepared};
+use super::blocks::{BlockTables, Lane, Prepared};
 use super::chunks::chunk_lane;
-use super::{PairCounts, BLOCK_SLOTS};
+use super::walk::{filter_into, FilteredItems};
+use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT};
 use crate::join::bits::extract_bits;
 
 /// Prepares the blocks of `stored` (at most `2^30` patterns) for items like `sample`.
@@ -10,12 +11,16 @@ pub(super) fn prepare(stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
     prepared.prepare_stored(stored, sample, extract_bits);
 }
 
-/// Counts the disjoint pairs of the tagged `items` (at most `2^30`) and the prepared
-/// blocks.
-pub(super) fn count(items: &[u64], prepared: &mut Prepared) -> PairCounts {
+/// Counts the disjoint pairs of the `items` (at most `2^30`, sorted by class, class `c`
+/// ending at `class_ends[c]`) and the prepared blocks.
+pub(super) fn count(
+    items: &[u64],
+    class_ends: [usize; CLASS_COUNT],
+    prepared: &mut Prepared,
+) -> PairCounts {
     let mut tables = std::mem::take(&mut prepared.tables);
     let mut filtered = std::mem::take(&mut prepared.filtered);
-    let counts = count_blocks(prepared, items, &mut tables, &mut filtered);
+    let counts = count_blocks(prepared, items, class_ends, &mut tables, &mut filtered);
     prepared.tables = tables;
     prepared.filtered = filtered;
     counts
@@ -27,30 +32,37 @@ pub(super) fn count(items: &[u64], prepared: &mut Prepared) -> PairCounts {
 fn count_blocks(
     prepared: &Prepared,
     items: &[u64],
+    class_ends: [usize; CLASS_COUNT],
     table_buffer: &mut BlockTables,
     filtered: &mut FilteredItems,
 ) -> PairCounts {
     let mut counts = PairCounts::default();
     let mut built = usize::MAX;
-    prepared.walk(items, filtered, |index, class, visiting| {
-        let block = &prepared.blocks[index];
-        if built != index {
-            table_buffer.build(prepared, block);
-            built = index;
-        }
-        let tables = table_buffer.lanes();
-        let mut conflicts = 0u64;
-        for &item in visiting {
-            let compact = extract_bits(item, block.varying);
-            let mut acc: Lane = block.padding;
-            for chunk in 0..block.layout.chunks {
-                acc = acc.or(tables[chunk_lane(compact, block.layout.wide, chunk)]);
+    prepared.walk(
+        items,
+        class_ends,
+        filtered,
+        filter_into,
+        |index, class, visiting| {
+            let block = &prepared.blocks[index];
+            if built != index {
+                table_buffer.build(prepared, block);
+                built = index;
             }
-            conflicts += u64::from(acc.count_ones());
-        }
-        let evaluated = (visiting.len() * BLOCK_SLOTS) as u64;
-        counts.per_class[class] += evaluated - conflicts;
-        counts.pairs += evaluated;
-    });
+            let tables = table_buffer.lanes();
+            let mut conflicts = 0u64;
+            for &item in visiting {
+                let compact = extract_bits(item, block.varying);
+                let mut acc: Lane = block.padding;
+                for chunk in 0..block.layout.chunks {
+                    acc = acc.or(tables[chunk_lane(compact, block.layout.wide, chunk)]);
+                }
+                conflicts += u64::from(acc.count_ones());
+            }
+            let evaluated = (visiting.len() * BLOCK_SLOTS) as u64;
+            counts.per_class[class] += evaluated - conflicts;
+            counts.pairs += evaluated;
+        },
+    );
     counts
 }

@@ -120,7 +120,7 @@ fn count_items(
         }
         let counts = count_prepared_weighted(
             tables.path,
-            scratch.items.as_slice(),
+            scratch.items.as_mut_slice(),
             MAX_COUNT_LEN,
             &mut scratch.pairs,
         );

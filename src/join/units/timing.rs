@@ -191,8 +191,12 @@ fn time_counts(
         // The sampled blocks are timed with the item filtering of the splits they sit
         // in, and scaled up to every block.
         let begun = CpuClock::start();
-        let (counts, counted, blocks) =
-            count_sample(path, scratch.items.as_slice(), &mut scratch.pairs, stride);
+        let (counts, counted, blocks) = count_sample(
+            path,
+            scratch.items.as_mut_slice(),
+            &mut scratch.pairs,
+            stride,
+        );
         let seconds = begun.seconds();
         let scale = blocks as f64 / counted.max(1) as f64;
         out.whole &= counted == blocks;

@@ -1,0 +1,375 @@
+//! The splits that make a count's blocks (see the parent module): the stored patterns
+//! are split in two again and again, each time on the bit that a model of the count
+//! says saves the most item visits, into at most `ceil(len / 512)` blocks.
+
+#![allow(
+    clippy::inline_always,
+    reason = "the splits must inline into the preparation compiled with the vector features, whose `pext` they call"
+)]
+
+use super::blocks::Prepared;
+use super::{BLOCK_SLOTS, PATTERN_MASK};
+
+/// The stored patterns of a split node sampled (evenly spaced) for its bits'
+/// frequencies.
+const STORED_SAMPLE: usize = 128;
+/// The items sampled (evenly spaced) to weigh the splits.
+pub(super) const ITEM_SAMPLE: usize = 256;
+/// The fixed cost of choosing a split (its samples' histograms), in item visits.
+const SPLIT_FIXED_VISITS: u64 = 1000;
+/// The deepest split: past it, a node is cut into blocks as it stands. Each split
+/// either takes a varying bit from both sides or a whole number of blocks from the
+/// ones side, so real lists stop far above it; it bounds the recursion.
+const MAX_SPLIT_DEPTH: usize = 64;
+
+/// A split of the stored patterns: the blocks `first_block..end_block`, all of whose
+/// patterns have the bits `common`. The items a split's blocks may meet are filtered
+/// once for all of them when that pays ([`Prepared::walk`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Split {
+    /// The bits set in every pattern of the split's blocks.
+    pub(super) common: u64,
+    /// Its first block.
+    pub(super) first_block: usize,
+    /// One past its last block.
+    pub(super) end_block: usize,
+}
+
+impl Prepared {
+    /// Splits `part` (at most `budget` blocks' worth, `budget >= ceil(len / 512)`)
+    /// into at most `budget` blocks, with `spare` to partition it (when as long);
+    /// `samples` are the sampled items that visit it (the function reorders them).
+    pub(super) fn split(
+        &mut self,
+        part: &mut [u64],
+        spare: &mut [u64],
+        samples: &mut [u64],
+        budget: usize,
+        depth: usize,
+        pext: &impl Fn(u64, u64) -> u64,
+    ) {
+        let len = part.len();
+        if len <= BLOCK_SLOTS {
+            if len > 0 {
+                self.push_block(part, pext);
+            }
+            return;
+        }
+        let all = part.iter().fold(PATTERN_MASK, |acc, &p| acc & p);
+        let any = part.iter().fold(0u64, |acc, &p| acc | p);
+        let visiting = partition_front(samples, |item| item & all == 0);
+        let samples = &mut samples[..visiting];
+        let chosen = if depth >= MAX_SPLIT_DEPTH || visiting == 0 {
+            None
+        } else {
+            best_split(part, samples, any & !all, budget)
+                .filter(|&(_, saved)| saved * self.items_per_sample >= split_cost(len))
+                .map(|(bit, _)| bit)
+        };
+        let Some(ones) = chosen.and_then(|bit| {
+            let with_bit = partition_with(part, spare, |p| p >> bit & 1 == 1);
+            let ones = fitting_side(with_bit, len, budget);
+            (ones > 0).then_some(ones)
+        }) else {
+            for block in part.chunks(BLOCK_SLOTS) {
+                self.push_block(block, pext);
+            }
+            return;
+        };
+        let index = self.splits.len();
+        self.splits.push(Split {
+            common: all,
+            first_block: self.blocks.len(),
+            end_block: 0,
+        });
+        let rest_blocks = (len - ones).div_ceil(BLOCK_SLOTS);
+        let proportional =
+            usize::try_from(budget as u64 * ones as u64 / len as u64).expect("below the budget");
+        let ones_budget = proportional.clamp(ones.div_ceil(BLOCK_SLOTS), budget - rest_blocks);
+        let (with_bit, rest) = part.split_at_mut(ones);
+        let (spare_with_bit, spare_rest) = spare.split_at_mut(ones.min(spare.len()));
+        self.split(
+            with_bit,
+            spare_with_bit,
+            samples,
+            ones_budget,
+            depth + 1,
+            pext,
+        );
+        self.split(
+            rest,
+            spare_rest,
+            samples,
+            budget - ones_budget,
+            depth + 1,
+            pext,
+        );
+        self.splits[index].end_block = self.blocks.len();
+    }
+}
+
+/// Moves the entries of `values` for which `keep` holds to the front, with `spare` for
+/// the others, and gives their number. Branch-free (the outcome of `keep` is not
+/// predictable); with `spare` at least as long as `values`, each entry is written where
+/// no later read waits for it, else the in-place [`partition_front`] does it.
+#[inline(always)]
+pub(super) fn partition_with(
+    values: &mut [u64],
+    spare: &mut [u64],
+    keep: impl Fn(u64) -> bool,
+) -> usize {
+    let Some(spare) = spare.get_mut(..values.len()) else {
+        return partition_front(values, keep);
+    };
+    let (mut front, mut back) = (0, 0);
+    for index in 0..values.len() {
+        let value = values[index];
+        let kept = keep(value);
+        values[front] = value;
+        spare[back] = value;
+        front += usize::from(kept);
+        back += usize::from(!kept);
+    }
+    values[front..].copy_from_slice(&spare[..back]);
+    front
+}
+
+/// Moves the entries of `values` for which `keep` holds to the front, and gives their
+/// number (branch-free: the outcome of `keep` is not predictable).
+#[inline(always)]
+fn partition_front(values: &mut [u64], keep: impl Fn(u64) -> bool) -> usize {
+    let mut front = 0;
+    for index in 0..values.len() {
+        let kept = keep(values[index]);
+        values.swap(front, index);
+        front += usize::from(kept);
+    }
+    front
+}
+
+/// The patterns the side with the split bit keeps, of `with_bit` that have it among
+/// `len` within `budget` blocks: all of them when both sides fit, else whole blocks of
+/// them (the rest join the other side; 0 when they fill none).
+fn fitting_side(with_bit: usize, len: usize, budget: usize) -> usize {
+    if with_bit.div_ceil(BLOCK_SLOTS) + (len - with_bit).div_ceil(BLOCK_SLOTS) <= budget {
+        with_bit
+    } else {
+        with_bit / BLOCK_SLOTS * BLOCK_SLOTS
+    }
+}
+
+/// The bit of `varying` whose split of `part` (into at most `budget` blocks) leaves
+/// the fewest predicted item visits, and the sampled visits it saves against none, from
+/// samples of the patterns and of the visiting items `samples`: each side's blocks times
+/// the sampled items that would visit them (the side with the bit loses the items that
+/// have it). `None` without a varying bit.
+fn best_split(part: &[u64], samples: &[u64], varying: u64, budget: usize) -> Option<(u32, u64)> {
+    let len = part.len();
+    let step = len.div_ceil(STORED_SAMPLE).max(1);
+    let stored_count = len.div_ceil(step) as u64;
+    let stored_freq = bit_frequencies(part.iter().step_by(step), varying);
+    let item_freq = bit_frequencies(samples.iter(), varying);
+    let visiting = samples.len() as u64;
+    let blocks = |patterns: u64| patterns.div_ceil(BLOCK_SLOTS as u64);
+    let mut best: Option<(u64, u32)> = None;
+    let mut bits = varying;
+    while bits != 0 {
+        let bit = bits.trailing_zeros();
+        bits &= bits - 1;
+        let estimate = stored_freq[bit as usize] * len as u64 / stored_count;
+        let with_bit = usize::try_from(estimate.clamp(1, len as u64 - 1)).expect("below len");
+        let ones = fitting_side(with_bit, len, budget) as u64;
+        if ones == 0 {
+            continue;
+        }
+        let cost = blocks(ones) * (visiting - item_freq[bit as usize])
+            + blocks(len as u64 - ones) * visiting;
+        if best.is_none_or(|(least, _)| cost < least) {
+            best = Some((cost, bit));
+        }
+    }
+    let unsplit = blocks(len as u64) * visiting;
+    best.map(|(cost, bit)| (bit, unsplit.saturating_sub(cost)))
+}
+
+/// What a split of `len` patterns costs, in item visits (about 7 cycles each): its
+/// partition and folds (a few cycles a pattern) and its histograms.
+fn split_cost(len: usize) -> u64 {
+    len as u64 / 2 + SPLIT_FIXED_VISITS
+}
+
+/// How often each bit of `bits` is set in `patterns`.
+#[inline(always)]
+fn bit_frequencies<'a>(patterns: impl Iterator<Item = &'a u64>, bits: u64) -> [u64; 64] {
+    let mut freq = [0u64; 64];
+    for &pattern in patterns {
+        let mut rest = pattern & bits;
+        while rest != 0 {
+            freq[rest.trailing_zeros() as usize] += 1;
+            rest &= rest - 1;
+        }
+    }
+    freq
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::join::bits::extract_bits;
+
+    /// `len` patterns over `bits` bits from a fixed seed, with bits of different
+    /// frequencies (bit `b` set with probability about `(b % 7 + 1) / 16`).
+    fn patterns(len: usize, bits: u32, seed: u64) -> Vec<u64> {
+        let mut state = seed | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..len)
+            .map(|_| {
+                (0..bits)
+                    .filter(|&b| next() % 16 <= u64::from(b % 7))
+                    .map(|b| 1u64 << b)
+                    .sum()
+            })
+            .collect()
+    }
+
+    /// The patterns of each block of `prepared`, from its reordered copy.
+    fn block_patterns(prepared: &Prepared) -> Vec<Vec<u64>> {
+        let mut from = 0;
+        prepared
+            .blocks
+            .iter()
+            .map(|block| {
+                let len = BLOCK_SLOTS - block.padding.count_ones() as usize;
+                from += len;
+                prepared.sorted[from - len..from].to_vec()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn splits_keep_every_pattern_in_the_fewest_blocks_with_their_common_bits() {
+        for (len, bits, spare_len) in [
+            (100_000usize, 38u32, usize::MAX),
+            (30_000, 50, usize::MAX),
+            (5_000, 20, 0),
+            (513, 30, usize::MAX),
+        ] {
+            let stored = patterns(len, bits, len as u64);
+            let items = patterns(20_000, bits, 7);
+            let mut prepared = Prepared::default();
+            if spare_len == 0 {
+                // No room for the partitions' spare: the in-place partition does them.
+                prepared.filtered = crate::join::pairs::walk::FilteredItems::default();
+            }
+            prepared.prepare_stored(&stored, &items, extract_bits);
+            assert_eq!(prepared.blocks.len(), len.div_ceil(BLOCK_SLOTS), "{len}");
+            let mut sorted = prepared.sorted.clone();
+            let mut original = stored.clone();
+            sorted.sort_unstable();
+            original.sort_unstable();
+            assert_eq!(
+                sorted, original,
+                "{len}: the patterns are reordered, not changed"
+            );
+            let blocks = block_patterns(&prepared);
+            for (block, patterns) in prepared.blocks.iter().zip(&blocks) {
+                let all = patterns.iter().fold(PATTERN_MASK, |acc, &p| acc & p);
+                assert_eq!(block.common, all);
+            }
+            if len > 4 * BLOCK_SLOTS {
+                assert!(!prepared.splits.is_empty(), "{len}: the splits pay");
+            }
+            for split in &prepared.splits {
+                assert!(split.first_block < split.end_block);
+                for block in &prepared.blocks[split.first_block..split.end_block] {
+                    assert_eq!(block.common & split.common, split.common);
+                }
+            }
+            // Each split comes before the splits inside it, and two splits are nested or
+            // apart.
+            for (i, outer) in prepared.splits.iter().enumerate() {
+                for inner in &prepared.splits[i + 1..] {
+                    let nested = inner.first_block >= outer.first_block
+                        && inner.end_block <= outer.end_block;
+                    let apart = inner.first_block >= outer.end_block;
+                    assert!(nested || apart);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn splits_stop_at_the_depth_limit() {
+        let stored = patterns(3_000, 30, 1);
+        let items = patterns(100_000, 30, 2);
+        let mut prepared = Prepared::default();
+        prepared.prepare_stored(&stored, &items, extract_bits);
+        assert!(!prepared.splits.is_empty());
+        // The same patterns from the deepest split on: cut as they stand.
+        let mut part = stored.clone();
+        let mut samples = items.clone();
+        let mut at_limit = Prepared::default();
+        at_limit.items_per_sample = 1;
+        at_limit
+            .transposed
+            .resize(64, super::super::blocks::Lane::default());
+        at_limit.split(
+            &mut part,
+            &mut [],
+            &mut samples,
+            6,
+            MAX_SPLIT_DEPTH,
+            &extract_bits,
+        );
+        assert!(at_limit.splits.is_empty());
+        assert_eq!(at_limit.blocks.len(), 6);
+        assert_eq!(part, stored);
+    }
+
+    #[test]
+    fn partitions_keep_what_they_should_with_and_without_spare() {
+        let values = patterns(1_000, 20, 3);
+        let keep = |v: u64| v & 0b1001 == 0b1000;
+        let want = values.iter().filter(|&&v| keep(v)).count();
+        for spare_len in [0, 999, 1_000, 2_000] {
+            let mut moved = values.clone();
+            let mut spare = vec![0; spare_len];
+            let kept = partition_with(&mut moved, &mut spare, keep);
+            assert_eq!(kept, want);
+            assert!(moved[..kept].iter().all(|&v| keep(v)));
+            assert!(moved[kept..].iter().all(|&v| !keep(v)));
+            let (mut a, mut b) = (moved.clone(), values.clone());
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn the_side_with_the_bit_keeps_whole_blocks_when_one_more_would_be_needed() {
+        // 1,100 patterns in 3 blocks: 600 + 500 fit (2 + 1), 1,030 + 70 would take 4.
+        assert_eq!(fitting_side(600, 1_100, 3), 600);
+        assert_eq!(fitting_side(1_030, 1_100, 3), 1_024);
+        assert_eq!(fitting_side(70, 1_100, 3), 0);
+        assert_eq!(fitting_side(70, 1_100, 4), 70);
+    }
+
+    #[test]
+    fn the_best_split_takes_the_bit_the_items_lack_least_often_where_it_is_common() {
+        // Half the patterns have bit 0, the other half bit 1 (1,024 each); every item
+        // has bit 0 and none bit 1: splitting on bit 0 lets every item skip its side.
+        let part: Vec<u64> = (0..2_048u64)
+            .map(|i| if i < 1_024 { 1 } else { 2 })
+            .collect();
+        let samples = vec![1u64; 100];
+        let (bit, saved) = best_split(&part, &samples, 0b11, 4).unwrap();
+        assert_eq!(bit, 0);
+        assert_eq!(saved, 2 * 100);
+        assert_eq!(split_cost(2_048), 1_024 + SPLIT_FIXED_VISITS);
+    }
+}

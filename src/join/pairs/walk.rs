@@ -1,0 +1,366 @@
+//! A count's walk over the blocks (see the parent module): the items each block meets,
+//! filtered by the blocks' and the splits' common bits, in lists kept for a split's
+//! blocks when they fit.
+
+#![allow(
+    clippy::inline_always,
+    reason = "the walk must inline into the counts compiled with the vector features"
+)]
+
+use super::blocks::Prepared;
+use super::split::{partition_with, Split};
+use super::{CLASS_COUNT, CLASS_SHIFT};
+
+/// The items filtered at a time for a block: the filtered chunk stays in L1.
+pub(super) const FILTER_CHUNK: usize = 1024;
+
+/// The item lists of a count: the survivors of the open splits, one after the other
+/// (together at most one and a half times the items), and one chunk filtered for a
+/// block.
+#[derive(Default)]
+pub(crate) struct FilteredItems {
+    /// The survivor lists, back to back.
+    pub(super) lists: Vec<u64>,
+    /// The open lists: the split's end block, and where each class's items end in
+    /// `lists` (class `c` from the previous end).
+    open: Vec<OpenList>,
+    /// The chunk of items filtered for the block being counted.
+    chunk: Vec<u64>,
+}
+
+impl FilteredItems {
+    /// Makes room for the lists of up to `len` items and the filtered chunk, or
+    /// [`crate::error::Error::OutOfMemory`].
+    pub(super) fn try_reserve(&mut self, len: usize) -> Result<(), crate::error::Error> {
+        use crate::join::alloc::reserve;
+        let during = "reserving the pair counter's item lists";
+        reserve(&mut self.lists, lists_len(len), during)?;
+        reserve(&mut self.chunk, FILTER_CHUNK + FILTER_SLACK, during)
+    }
+}
+
+/// One survivor list of [`FilteredItems`].
+#[derive(Clone, Copy, Debug)]
+struct OpenList {
+    /// The end block of the split it was filtered for.
+    end_block: usize,
+    /// The bits its items do not have.
+    mask: u64,
+    /// True for the items themselves (not a list of `lists`).
+    in_items: bool,
+    /// Where it starts in the lists.
+    start: usize,
+    /// Where each class's items end.
+    class_ends: [usize; CLASS_COUNT],
+}
+
+impl OpenList {
+    /// The items of class `class`.
+    #[inline(always)]
+    fn class_range(&self, class: usize) -> std::ops::Range<usize> {
+        let from = if class == 0 {
+            self.start
+        } else {
+            self.class_ends[class - 1]
+        };
+        from..self.class_ends[class]
+    }
+}
+
+/// Copies the items of `source` with no bit of `mask` to the front of `out`, and gives
+/// their number, or `None` when `out` has no room for them and [`FILTER_SLACK`] more
+/// (then `out` holds some of them). Branch-free but for that bound.
+#[inline(always)]
+pub(super) fn filter_into(source: &[u64], mask: u64, out: &mut [u64]) -> Option<usize> {
+    let cap = out.len().checked_sub(FILTER_SLACK)?;
+    let mut len = 0;
+    for &item in source {
+        out[len.min(cap)] = item;
+        len += usize::from(item & mask == 0);
+        if len > cap {
+            return None;
+        }
+    }
+    Some(len)
+}
+
+impl Prepared {
+    /// Sorts the tagged `items` (at most `2^30`) by class in place for a count, and
+    /// gives where each class ends.
+    pub(super) fn sort_classes(&mut self, items: &mut [u64]) -> [usize; CLASS_COUNT] {
+        let spare = &mut self.filtered.lists;
+        spare.resize(spare.len().max(items.len()), 0);
+        partition_classes(items, spare)
+    }
+
+    /// Walks the selected blocks in order and gives `visit(block, class, items)` the
+    /// items of each class that share no bit with the block's common bits, in chunks
+    /// of at most [`FILTER_CHUNK`]. `items` (at most `2^30`) are sorted by class, class
+    /// `c` ending at `class_ends[c]` ([`partition_classes`]). On entering a split, its
+    /// survivors are filtered into a list of their own when they fit (the lists take
+    /// at most one and a half times the items; the outer splits come first), and its
+    /// blocks filter from that shorter list. `filter` is [`filter_into`] or a faster
+    /// equal.
+    #[inline(always)]
+    pub(super) fn walk(
+        &self,
+        items: &[u64],
+        class_ends: [usize; CLASS_COUNT],
+        filtered: &mut FilteredItems,
+        filter: impl Fn(&[u64], u64, &mut [u64]) -> Option<usize>,
+        mut visit: impl FnMut(usize, usize, &[u64]),
+    ) {
+        let FilteredItems { lists, open, chunk } = filtered;
+        lists.resize(lists_len(items.len()), 0);
+        chunk.resize(FILTER_CHUNK + FILTER_SLACK, 0);
+        open.clear();
+        open.push(OpenList {
+            end_block: usize::MAX,
+            mask: 0,
+            in_items: true,
+            start: 0,
+            class_ends,
+        });
+        let selection = self.selection;
+        let mut next_split = 0;
+        for (index, block) in self.blocks.iter().enumerate() {
+            while open.last().is_some_and(|list| list.end_block <= index) {
+                open.pop();
+            }
+            while let Some(split) = self.splits.get(next_split) {
+                if split.first_block != index {
+                    break;
+                }
+                next_split += 1;
+                let top = open.last().expect("the items are always open");
+                if split.common & !top.mask != 0
+                    && selection.counts_within(split.first_block, split.end_block)
+                {
+                    if let Some(list) = filter_list(items, lists, top, split, &filter) {
+                        open.push(list);
+                    }
+                }
+            }
+            if !selection.counts(index) {
+                continue;
+            }
+            let top = open.last().expect("the items are always open");
+            let source = if top.in_items { items } else { &lists[..] };
+            for class in 0..CLASS_COUNT {
+                let class_items = &source[top.class_range(class)];
+                if block.common & !top.mask == 0 {
+                    if !class_items.is_empty() {
+                        visit(index, class, class_items);
+                    }
+                    continue;
+                }
+                for piece in class_items.chunks(FILTER_CHUNK) {
+                    let kept = filter(piece, block.common, chunk).expect("a chunk holds a piece");
+                    if kept > 0 {
+                        visit(index, class, &chunk[..kept]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The entries a filter may write past the last one it keeps.
+pub(super) const FILTER_SLACK: usize = 8;
+
+/// The length of the survivor lists for `items` items: one and a half times theirs,
+/// and the filter's slack.
+fn lists_len(items: usize) -> usize {
+    items + items / 2 + FILTER_SLACK
+}
+
+/// Sorts the tagged `items` by class in place, with `spare` (as long), and gives where
+/// each class ends.
+fn partition_classes(items: &mut [u64], spare: &mut [u64]) -> [usize; CLASS_COUNT] {
+    let high = partition_with(items, spare, |item| item >> (CLASS_SHIFT + 1) == 0);
+    let (low_classes, high_classes) = items.split_at_mut(high);
+    let first = partition_with(low_classes, spare, |item| item >> CLASS_SHIFT & 1 == 0);
+    let third = high + partition_with(high_classes, spare, |item| item >> CLASS_SHIFT & 1 == 0);
+    [first, high, third, items.len()]
+}
+
+/// The survivors of `split`, per class, from the innermost open list `from`, written
+/// after it in `lists` with `filter`; or `None` when they do not fit.
+#[inline(always)]
+fn filter_list(
+    items: &[u64],
+    lists: &mut [u64],
+    from: &OpenList,
+    split: &Split,
+    filter: &impl Fn(&[u64], u64, &mut [u64]) -> Option<usize>,
+) -> Option<OpenList> {
+    let start = if from.in_items {
+        0
+    } else {
+        from.class_ends[CLASS_COUNT - 1]
+    };
+    let mut class_ends = [start; CLASS_COUNT];
+    let mut end = start;
+    for (class, class_end) in class_ends.iter_mut().enumerate() {
+        // The source lies before `start` (or in the items), the new list from `end` on.
+        let (before, after) = lists.split_at_mut(end);
+        let source = if from.in_items { items } else { before };
+        end += filter(&source[from.class_range(class)], split.common, after)?;
+        *class_end = end;
+    }
+    Some(OpenList {
+        end_block: split.end_block,
+        mask: split.common,
+        in_items: false,
+        start,
+        class_ends,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::join::bits::extract_bits;
+    use crate::join::pairs::tagged;
+
+    /// `len` values over `bits` bits from a fixed seed, each bit set with probability
+    /// 1/4.
+    fn values(len: usize, bits: u32, seed: u64) -> Vec<u64> {
+        let mut state = seed | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..len)
+            .map(|_| {
+                (0..bits)
+                    .filter(|_| next() % 4 == 0)
+                    .map(|b| 1u64 << b)
+                    .sum()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_filter_keeps_the_items_without_the_mask_in_order_or_says_it_has_no_room() {
+        let source = values(100, 10, 1);
+        let want: Vec<u64> = source.iter().copied().filter(|&v| v & 0b11 == 0).collect();
+        let mut out = vec![0; want.len() + FILTER_SLACK];
+        assert_eq!(filter_into(&source, 0b11, &mut out), Some(want.len()));
+        assert_eq!(&out[..want.len()], &want[..]);
+        let mut short = vec![0; want.len() - 1 + FILTER_SLACK];
+        assert_eq!(filter_into(&source, 0b11, &mut short), None);
+        assert_eq!(filter_into(&source, 0, &mut []), None);
+    }
+
+    #[test]
+    fn classes_are_sorted_in_place() {
+        let items: Vec<u64> = values(1_000, 20, 2)
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| tagged(v, (i * 7 + i / 3) % CLASS_COUNT))
+            .collect();
+        let mut sorted = items.clone();
+        let ends = partition_classes(&mut sorted, &mut vec![0; 1_000]);
+        let mut from = 0;
+        for (class, &end) in ends.iter().enumerate() {
+            assert!(sorted[from..end]
+                .iter()
+                .all(|&v| (v >> CLASS_SHIFT) as usize == class));
+            let count = items
+                .iter()
+                .filter(|&&v| (v >> CLASS_SHIFT) as usize == class)
+                .count();
+            assert_eq!(end - from, count);
+            from = end;
+        }
+    }
+
+    /// For every selected block of `prepared` and every class, the items the walk gives
+    /// against those that share no bit with the block's common bits.
+    fn walk_gives_the_right_items(prepared: &Prepared, items: &[u64]) {
+        let mut sorted = items.to_vec();
+        let ends = partition_classes(&mut sorted, &mut vec![0; items.len()]);
+        let blocks = prepared.blocks.len();
+        let mut seen = vec![vec![Vec::new(); CLASS_COUNT]; blocks];
+        let mut filtered = FilteredItems::default();
+        prepared.walk(
+            &sorted,
+            ends,
+            &mut filtered,
+            filter_into,
+            |block, class, given| {
+                seen[block][class].extend_from_slice(given);
+            },
+        );
+        for (index, block) in prepared.blocks.iter().enumerate() {
+            for (class, given) in seen[index].iter_mut().enumerate() {
+                let mut want: Vec<u64> = if prepared.selection.counts(index) {
+                    items
+                        .iter()
+                        .copied()
+                        .filter(|&v| (v >> CLASS_SHIFT) as usize == class)
+                        .filter(|&v| v & block.common == 0)
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                given.sort_unstable();
+                want.sort_unstable();
+                assert_eq!(*given, want, "block {index} class {class}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_walk_gives_each_block_the_items_it_must_meet() {
+        for (stored_len, item_len, bits) in [(40_000usize, 30_000usize, 30u32), (6_000, 20_000, 40)]
+        {
+            let stored = values(stored_len, bits, 3);
+            let items: Vec<u64> = values(item_len, bits, 4)
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| tagged(v, i % CLASS_COUNT))
+                .collect();
+            let mut prepared = Prepared::default();
+            prepared.prepare_stored(&stored, &items, extract_bits);
+            assert!(!prepared.splits.is_empty());
+            walk_gives_the_right_items(&prepared, &items);
+            for stride in [2, 5] {
+                prepared.select_blocks(stride);
+                walk_gives_the_right_items(&prepared, &items);
+            }
+            prepared.select_all_blocks();
+        }
+    }
+
+    #[test]
+    fn a_list_that_does_not_fit_is_not_kept() {
+        let items: Vec<u64> = (0..100u64)
+            .map(|i| tagged(i << 4, (i % 4) as usize))
+            .collect();
+        let mut sorted = items.clone();
+        let ends = partition_classes(&mut sorted, &mut vec![0; 100]);
+        let root = OpenList {
+            end_block: usize::MAX,
+            mask: 0,
+            in_items: true,
+            start: 0,
+            class_ends: ends,
+        };
+        let split = Split {
+            common: 0b1,
+            first_block: 0,
+            end_block: 2,
+        };
+        // Every item survives: 100 do not fit in 99 and the slack.
+        let mut lists = vec![0; 99 + FILTER_SLACK];
+        assert!(filter_list(&sorted, &mut lists, &root, &split, &filter_into).is_none());
+        let mut lists = vec![0; 100 + FILTER_SLACK];
+        let list = filter_list(&sorted, &mut lists, &root, &split, &filter_into).unwrap();
+        assert_eq!(list.class_ends, ends);
+        assert_eq!(&lists[..100], &sorted[..]);
+    }
+}

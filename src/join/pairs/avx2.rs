@@ -18,6 +18,7 @@ use std::arch::x86_64::{
 
 use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
+use super::split::partition_by_mask;
 use super::walk::{FilteredItems, FILTER_SLACK};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS};
 use crate::cpu::x86_64::Avx2;
@@ -35,33 +36,29 @@ pub(super) fn prepare(token: Avx2, stored: &[u64], sample: &[u64], prepared: &mu
     unsafe { prepare_with_features(token, stored, sample, prepared) }
 }
 
-/// Counts the disjoint pairs of the `items` (at most `2^30`, sorted by class, class `c`
-/// ending at `class_ends[c]`) and the prepared blocks; `token` proves the features.
-pub(super) fn count(
-    token: Avx2,
-    items: &[u64],
-    class_ends: [usize; CLASS_COUNT],
-    prepared: &mut Prepared,
-) -> PairCounts {
+/// Counts the disjoint pairs of the tagged `items` (at most `2^30`; sorted by class on
+/// the way) and the prepared blocks; `token` proves the features.
+pub(super) fn count(token: Avx2, items: &mut [u64], prepared: &mut Prepared) -> PairCounts {
     // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features `count_with_features` is compiled
     // with.
-    unsafe { count_with_features(token, items, class_ends, prepared) }
+    unsafe { count_with_features(token, items, prepared) }
 }
 
 /// The preparation, with hardware `pext`, compiled with the features.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 fn prepare_with_features(token: Avx2, stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
-    prepared.prepare_stored(stored, sample, |value, mask| pext(token, value, mask));
+    prepared.prepare_stored(
+        stored,
+        sample,
+        |value, mask| pext(token, value, mask),
+        partition_by_mask,
+    );
 }
 
 /// The counting loop, compiled with the features.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-fn count_with_features(
-    token: Avx2,
-    items: &[u64],
-    class_ends: [usize; CLASS_COUNT],
-    prepared: &mut Prepared,
-) -> PairCounts {
+fn count_with_features(token: Avx2, items: &mut [u64], prepared: &mut Prepared) -> PairCounts {
+    let class_ends = prepared.sort_classes(items, partition_by_mask);
     let mut tables = std::mem::take(&mut prepared.tables);
     let mut filtered = std::mem::take(&mut prepared.filtered);
     let counts = count_blocks(
@@ -189,11 +186,11 @@ const fn pack_table() -> [[i32; 8]; 16] {
     let mut mask = 0;
     while mask < 16 {
         let mut to = 0;
-        let mut lane = 0;
+        let mut lane: i32 = 0;
         while lane < 4 {
             if mask >> lane & 1 == 1 {
-                table[mask][2 * to] = 2 * lane as i32;
-                table[mask][2 * to + 1] = 2 * lane as i32 + 1;
+                table[mask][2 * to] = 2 * lane;
+                table[mask][2 * to + 1] = 2 * lane + 1;
                 to += 1;
             }
             lane += 1;

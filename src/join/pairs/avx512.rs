@@ -20,6 +20,7 @@ use std::arch::x86_64::{
 
 use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
+use super::split::partition_by_mask;
 use super::walk::{FilteredItems, FILTER_SLACK};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT};
 use crate::cpu::x86_64::Avx512Popcnt;
@@ -41,18 +42,13 @@ pub(super) fn prepare(
     unsafe { prepare_with_features(token, stored, sample, prepared) }
 }
 
-/// Counts the disjoint pairs of the `items` (at most `2^30`, sorted by class, class `c`
-/// ending at `class_ends[c]`) and the prepared blocks; `token` proves the features.
-pub(super) fn count(
-    token: Avx512Popcnt,
-    items: &[u64],
-    class_ends: [usize; CLASS_COUNT],
-    prepared: &mut Prepared,
-) -> PairCounts {
+/// Counts the disjoint pairs of the tagged `items` (at most `2^30`; sorted by class on
+/// the way) and the prepared blocks; `token` proves the features.
+pub(super) fn count(token: Avx512Popcnt, items: &mut [u64], prepared: &mut Prepared) -> PairCounts {
     // SAFETY: `token` proves AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ, BMI2 and POPCNT
     // (`Avx512::popcnt`), the features `count_with_features` is compiled
     // with.
-    unsafe { count_with_features(token, items, class_ends, prepared) }
+    unsafe { count_with_features(token, items, prepared) }
 }
 
 /// The preparation, with hardware `pext`, compiled with the features.
@@ -63,17 +59,28 @@ fn prepare_with_features(
     sample: &[u64],
     prepared: &mut Prepared,
 ) {
-    prepared.prepare_stored(stored, sample, |value, mask| pext(token, value, mask));
+    // A closure written in a function with target features has them too.
+    let partition = |values: &mut [u64], spare: &mut [u64], mask: u64, set: bool| {
+        partition(token, values, spare, mask, set)
+    };
+    prepared.prepare_stored(
+        stored,
+        sample,
+        |value, mask| pext(token, value, mask),
+        partition,
+    );
 }
 
 /// The counting loop, compiled with the features.
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
 fn count_with_features(
     token: Avx512Popcnt,
-    items: &[u64],
-    class_ends: [usize; CLASS_COUNT],
+    items: &mut [u64],
     prepared: &mut Prepared,
 ) -> PairCounts {
+    let class_ends = prepared.sort_classes(items, |values, spare, mask, set| {
+        partition(token, values, spare, mask, set)
+    });
     let mut tables = std::mem::take(&mut prepared.tables);
     let mut filtered = std::mem::take(&mut prepared.filtered);
     let counts = count_blocks(
@@ -209,6 +216,56 @@ fn filter(token: Avx512Popcnt, source: &[u64], mask: u64, out: &mut [u64]) -> Op
         len += usize::from(item & mask == 0);
     }
     (len <= cap).then_some(len)
+}
+
+/// [`super::split::partition_by_mask`] with 512-bit vectors: eight entries tested at
+/// once, the kept ones packed (`vpcompressq`) to the front of `values`, the others to
+/// `spare`, then copied back after them. Falls back to the portable partition when
+/// `spare` is shorter than `values` and [`FILTER_SLACK`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
+fn partition(
+    token: Avx512Popcnt,
+    values: &mut [u64],
+    spare: &mut [u64],
+    mask: u64,
+    set: bool,
+) -> usize {
+    let len = values.len();
+    if spare.len() < len + FILTER_SLACK {
+        return partition_by_mask(values, spare, mask, set);
+    }
+    let masks = splat(token, mask);
+    let (mut front, mut back, mut read) = (0, 0, 0);
+    while read + 8 <= len {
+        let eight = load_eight(token, &values[read..read + 8]);
+        let untouched = untouched(token, eight, masks);
+        let keep = if set { !untouched } else { untouched };
+        // `front <= read`: the packed store overwrites only entries already read.
+        store_eight(
+            token,
+            &mut values[front..front + 8],
+            compress(token, keep, eight),
+        );
+        store_eight(
+            token,
+            &mut spare[back..back + 8],
+            compress(token, !keep, eight),
+        );
+        let kept = keep.count_ones() as usize;
+        front += kept;
+        back += 8 - kept;
+        read += 8;
+    }
+    for index in read..len {
+        let value = values[index];
+        let kept = (value & mask != 0) == set;
+        values[front] = value;
+        spare[back] = value;
+        front += usize::from(kept);
+        back += usize::from(!kept);
+    }
+    values[front..].copy_from_slice(&spare[..back]);
+    front
 }
 
 /// `value` in every 64-bit lane.

@@ -8,8 +8,8 @@
 )]
 
 use super::chunks::{chunk_entries, chunk_shift, ChunkLayout, MAX_BLOCK_LANES};
-use super::split::{Split, ITEM_SAMPLE};
-use super::walk::FilteredItems;
+use super::split::{PathOps, Split, ITEM_SAMPLE};
+use super::walk::{FilteredItems, FILTER_SLACK};
 use super::{BLOCK_SLOTS, LANE_WORDS, PATTERN_MASK};
 
 /// The most bit slices of one block (one per varying bit: a pattern has at most 62).
@@ -196,7 +196,8 @@ impl Prepared {
     }
 
     /// Builds the blocks of `stored` (at most `2^30` patterns), split for items like
-    /// `sample`, with `pext` any correct bit extract.
+    /// `sample`, with `pext` any correct bit extract and `partition` any correct
+    /// [`super::split::partition_by_mask`].
     ///
     /// The patterns are split in two again and again, each time by the bit that a
     /// model of the count says saves the most item visits: the side with the bit has
@@ -212,6 +213,7 @@ impl Prepared {
         stored: &[u64],
         sample: &[u64],
         pext: impl Fn(u64, u64) -> u64,
+        partition: impl Fn(&mut [u64], &mut [u64], u64, bool) -> usize,
     ) {
         self.blocks.clear();
         self.slices.clear();
@@ -227,12 +229,12 @@ impl Prepared {
         item_sample.extend(sample.iter().step_by(step).map(|&item| item & PATTERN_MASK));
         self.items_per_sample = sample.len() as u64 / (item_sample.len() as u64).max(1);
         let budget = sorted.len().div_ceil(BLOCK_SLOTS);
-        // The item lists' buffer is free until the count: its room (reserved for the
-        // lists) serves the splits' partitions, which fall back to a slower in-place
-        // partition past it.
+        // The item lists' buffer is free until the count: it serves the splits'
+        // partitions (reserved for at least as many items as stored patterns).
         let mut spare = std::mem::take(&mut self.filtered.lists);
-        spare.resize(sorted.len().min(spare.capacity()), 0);
-        self.split(&mut sorted, &mut spare, &mut item_sample, budget, 0, &pext);
+        spare.resize(sorted.len() + FILTER_SLACK, 0);
+        let ops = PathOps { pext, partition };
+        self.split(&mut sorted, &mut spare, &mut item_sample, budget, 0, &ops);
         debug_assert!(self.blocks.len() <= budget);
         self.filtered.lists = spare;
         self.sorted = sorted;

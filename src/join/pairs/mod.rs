@@ -183,24 +183,18 @@ pub(crate) fn count_prepared(
     if let Some(small) = &scratch.small {
         return plain_count(small, items);
     }
-    let class_ends = scratch.prepared.sort_classes(items);
-    count_blocks(path, items, class_ends, &mut scratch.prepared)
+    count_blocks(path, items, &mut scratch.prepared)
 }
 
-/// Counts the `items`, sorted by class (class `c` ending at `class_ends[c]`), against
-/// the blocks in `prepared`, on the path `path`.
-fn count_blocks(
-    path: Path,
-    items: &[u64],
-    class_ends: [usize; CLASS_COUNT],
-    prepared: &mut Prepared,
-) -> PairCounts {
+/// Counts the tagged `items` (which it sorts by class) against the blocks in
+/// `prepared`, on the path `path`.
+fn count_blocks(path: Path, items: &mut [u64], prepared: &mut Prepared) -> PairCounts {
     match path {
-        Path::Portable => portable::count(items, class_ends, prepared),
+        Path::Portable => portable::count(items, prepared),
         #[cfg(target_arch = "x86_64")]
-        Path::Avx2(token) => avx2::count(token, items, class_ends, prepared),
+        Path::Avx2(token) => avx2::count(token, items, prepared),
         #[cfg(target_arch = "x86_64")]
-        Path::Avx512(token) => avx512::count(token, items, class_ends, prepared),
+        Path::Avx512(token) => avx512::count(token, items, prepared),
     }
 }
 
@@ -231,8 +225,7 @@ pub(crate) fn count_sample(
     }
     let prepared = &mut scratch.prepared;
     let counted = prepared.select_blocks(stride);
-    let class_ends = prepared.sort_classes(items);
-    let counts = count_blocks(path, items, class_ends, prepared);
+    let counts = count_blocks(path, items, prepared);
     prepared.select_all_blocks();
     (counts, counted, prepared.block_count())
 }

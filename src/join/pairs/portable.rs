@@ -2,22 +2,20 @@
 
 use super::blocks::{BlockTables, Lane, Prepared};
 use super::chunks::chunk_lane;
+use super::split::partition_by_mask;
 use super::walk::{filter_into, FilteredItems};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT};
 use crate::join::bits::extract_bits;
 
 /// Prepares the blocks of `stored` (at most `2^30` patterns) for items like `sample`.
 pub(super) fn prepare(stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
-    prepared.prepare_stored(stored, sample, extract_bits);
+    prepared.prepare_stored(stored, sample, extract_bits, partition_by_mask);
 }
 
-/// Counts the disjoint pairs of the `items` (at most `2^30`, sorted by class, class `c`
-/// ending at `class_ends[c]`) and the prepared blocks.
-pub(super) fn count(
-    items: &[u64],
-    class_ends: [usize; CLASS_COUNT],
-    prepared: &mut Prepared,
-) -> PairCounts {
+/// Counts the disjoint pairs of the tagged `items` (at most `2^30`; sorted by class on
+/// the way) and the prepared blocks.
+pub(super) fn count(items: &mut [u64], prepared: &mut Prepared) -> PairCounts {
+    let class_ends = prepared.sort_classes(items, partition_by_mask);
     let mut tables = std::mem::take(&mut prepared.tables);
     let mut filtered = std::mem::take(&mut prepared.filtered);
     let counts = count_blocks(prepared, items, class_ends, &mut tables, &mut filtered);

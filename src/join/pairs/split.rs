@@ -16,11 +16,20 @@ const STORED_SAMPLE: usize = 128;
 /// The items sampled (evenly spaced) to weigh the splits.
 pub(super) const ITEM_SAMPLE: usize = 256;
 /// The fixed cost of choosing a split (its samples' histograms), in item visits.
-const SPLIT_FIXED_VISITS: u64 = 1000;
+const SPLIT_FIXED_VISITS: u64 = 2000;
 /// The deepest split: past it, a node is cut into blocks as it stands. Each split
 /// either takes a varying bit from both sides or a whole number of blocks from the
 /// ones side, so real lists stop far above it; it bounds the recursion.
 const MAX_SPLIT_DEPTH: usize = 64;
+
+/// The bit operations of a path the splits use: a correct bit extract, and a correct
+/// [`partition_by_mask`].
+pub(super) struct PathOps<E, P> {
+    /// The bit extract (`pext`).
+    pub(super) pext: E,
+    /// The partition.
+    pub(super) partition: P,
+}
 
 /// A split of the stored patterns: the blocks `first_block..end_block`, all of whose
 /// patterns have the bits `common`. The items a split's blocks may meet are filtered
@@ -46,12 +55,15 @@ impl Prepared {
         samples: &mut [u64],
         budget: usize,
         depth: usize,
-        pext: &impl Fn(u64, u64) -> u64,
+        ops: &PathOps<
+            impl Fn(u64, u64) -> u64,
+            impl Fn(&mut [u64], &mut [u64], u64, bool) -> usize,
+        >,
     ) {
         let len = part.len();
         if len <= BLOCK_SLOTS {
             if len > 0 {
-                self.push_block(part, pext);
+                self.push_block(part, &ops.pext);
             }
             return;
         }
@@ -67,12 +79,12 @@ impl Prepared {
                 .map(|(bit, _)| bit)
         };
         let Some(ones) = chosen.and_then(|bit| {
-            let with_bit = partition_with(part, spare, |p| p >> bit & 1 == 1);
+            let with_bit = (ops.partition)(part, spare, 1 << bit, true);
             let ones = fitting_side(with_bit, len, budget);
             (ones > 0).then_some(ones)
         }) else {
             for block in part.chunks(BLOCK_SLOTS) {
-                self.push_block(block, pext);
+                self.push_block(block, &ops.pext);
             }
             return;
         };
@@ -88,24 +100,25 @@ impl Prepared {
         let ones_budget = proportional.clamp(ones.div_ceil(BLOCK_SLOTS), budget - rest_blocks);
         let (with_bit, rest) = part.split_at_mut(ones);
         let (spare_with_bit, spare_rest) = spare.split_at_mut(ones.min(spare.len()));
-        self.split(
-            with_bit,
-            spare_with_bit,
-            samples,
-            ones_budget,
-            depth + 1,
-            pext,
-        );
-        self.split(
-            rest,
-            spare_rest,
-            samples,
-            budget - ones_budget,
-            depth + 1,
-            pext,
-        );
+        let rest_budget = budget - ones_budget;
+        let deeper = depth + 1;
+        self.split(with_bit, spare_with_bit, samples, ones_budget, deeper, ops);
+        self.split(rest, spare_rest, samples, rest_budget, deeper, ops);
         self.splits[index].end_block = self.blocks.len();
     }
+}
+
+/// Moves the entries of `values` with (`set`) or without the bits of `mask` to the
+/// front, with `spare` as [`partition_with`] does: the portable partition of the
+/// splits and the class sort (the vector paths have faster equals).
+#[inline(always)]
+pub(super) fn partition_by_mask(
+    values: &mut [u64],
+    spare: &mut [u64],
+    mask: u64,
+    set: bool,
+) -> usize {
+    partition_with(values, spare, |value| (value & mask != 0) == set)
 }
 
 /// Moves the entries of `values` for which `keep` holds to the front, with `spare` for
@@ -113,11 +126,7 @@ impl Prepared {
 /// predictable); with `spare` at least as long as `values`, each entry is written where
 /// no later read waits for it, else the in-place [`partition_front`] does it.
 #[inline(always)]
-pub(super) fn partition_with(
-    values: &mut [u64],
-    spare: &mut [u64],
-    keep: impl Fn(u64) -> bool,
-) -> usize {
+fn partition_with(values: &mut [u64], spare: &mut [u64], keep: impl Fn(u64) -> bool) -> usize {
     let Some(spare) = spare.get_mut(..values.len()) else {
         return partition_front(values, keep);
     };
@@ -195,7 +204,7 @@ fn best_split(part: &[u64], samples: &[u64], varying: u64, budget: usize) -> Opt
 /// What a split of `len` patterns costs, in item visits (about 7 cycles each): its
 /// partition and folds (a few cycles a pattern) and its histograms.
 fn split_cost(len: usize) -> u64 {
-    len as u64 / 2 + SPLIT_FIXED_VISITS
+    len as u64 + SPLIT_FIXED_VISITS
 }
 
 /// How often each bit of `bits` is set in `patterns`.
@@ -253,20 +262,11 @@ mod tests {
 
     #[test]
     fn splits_keep_every_pattern_in_the_fewest_blocks_with_their_common_bits() {
-        for (len, bits, spare_len) in [
-            (100_000usize, 38u32, usize::MAX),
-            (30_000, 50, usize::MAX),
-            (5_000, 20, 0),
-            (513, 30, usize::MAX),
-        ] {
+        for (len, bits) in [(100_000usize, 38u32), (30_000, 50), (5_000, 20), (513, 30)] {
             let stored = patterns(len, bits, len as u64);
             let items = patterns(20_000, bits, 7);
             let mut prepared = Prepared::default();
-            if spare_len == 0 {
-                // No room for the partitions' spare: the in-place partition does them.
-                prepared.filtered = crate::join::pairs::walk::FilteredItems::default();
-            }
-            prepared.prepare_stored(&stored, &items, extract_bits);
+            prepared.prepare_stored(&stored, &items, extract_bits, partition_by_mask);
             assert_eq!(prepared.blocks.len(), len.div_ceil(BLOCK_SLOTS), "{len}");
             let mut sorted = prepared.sorted.clone();
             let mut original = stored.clone();
@@ -308,24 +308,23 @@ mod tests {
         let stored = patterns(3_000, 30, 1);
         let items = patterns(100_000, 30, 2);
         let mut prepared = Prepared::default();
-        prepared.prepare_stored(&stored, &items, extract_bits);
+        prepared.prepare_stored(&stored, &items, extract_bits, partition_by_mask);
         assert!(!prepared.splits.is_empty());
         // The same patterns from the deepest split on: cut as they stand.
         let mut part = stored.clone();
         let mut samples = items.clone();
-        let mut at_limit = Prepared::default();
-        at_limit.items_per_sample = 1;
+        let mut at_limit = Prepared {
+            items_per_sample: 1,
+            ..Prepared::default()
+        };
         at_limit
             .transposed
             .resize(64, super::super::blocks::Lane::default());
-        at_limit.split(
-            &mut part,
-            &mut [],
-            &mut samples,
-            6,
-            MAX_SPLIT_DEPTH,
-            &extract_bits,
-        );
+        let ops = PathOps {
+            pext: extract_bits,
+            partition: partition_by_mask,
+        };
+        at_limit.split(&mut part, &mut [], &mut samples, 6, MAX_SPLIT_DEPTH, &ops);
         assert!(at_limit.splits.is_empty());
         assert_eq!(at_limit.blocks.len(), 6);
         assert_eq!(part, stored);
@@ -370,6 +369,6 @@ mod tests {
         let (bit, saved) = best_split(&part, &samples, 0b11, 4).unwrap();
         assert_eq!(bit, 0);
         assert_eq!(saved, 2 * 100);
-        assert_eq!(split_cost(2_048), 1_024 + SPLIT_FIXED_VISITS);
+        assert_eq!(split_cost(2_048), 2_048 + SPLIT_FIXED_VISITS);
     }
 }

@@ -8,7 +8,7 @@
 )]
 
 use super::blocks::Prepared;
-use super::split::{partition_with, Split};
+use super::split::Split;
 use super::{CLASS_COUNT, CLASS_SHIFT};
 
 /// The items filtered at a time for a block: the filtered chunk stays in L1.
@@ -85,12 +85,17 @@ pub(super) fn filter_into(source: &[u64], mask: u64, out: &mut [u64]) -> Option<
 }
 
 impl Prepared {
-    /// Sorts the tagged `items` (at most `2^30`) by class in place for a count, and
-    /// gives where each class ends.
-    pub(super) fn sort_classes(&mut self, items: &mut [u64]) -> [usize; CLASS_COUNT] {
+    /// Sorts the tagged `items` (at most `2^30`) by class in place for a count, with
+    /// `partition` any correct [`super::split::partition_by_mask`], and gives where each
+    /// class ends.
+    pub(crate) fn sort_classes(
+        &mut self,
+        items: &mut [u64],
+        partition: impl Fn(&mut [u64], &mut [u64], u64, bool) -> usize,
+    ) -> [usize; CLASS_COUNT] {
         let spare = &mut self.filtered.lists;
-        spare.resize(spare.len().max(items.len()), 0);
-        partition_classes(items, spare)
+        spare.resize(spare.len().max(lists_len(items.len())), 0);
+        partition_classes(items, spare, &partition)
     }
 
     /// Walks the selected blocks in order and gives `visit(block, class, items)` the
@@ -174,13 +179,37 @@ fn lists_len(items: usize) -> usize {
     items + items / 2 + FILTER_SLACK
 }
 
-/// Sorts the tagged `items` by class in place, with `spare` (as long), and gives where
-/// each class ends.
-fn partition_classes(items: &mut [u64], spare: &mut [u64]) -> [usize; CLASS_COUNT] {
-    let high = partition_with(items, spare, |item| item >> (CLASS_SHIFT + 1) == 0);
-    let (low_classes, high_classes) = items.split_at_mut(high);
-    let first = partition_with(low_classes, spare, |item| item >> CLASS_SHIFT & 1 == 0);
-    let third = high + partition_with(high_classes, spare, |item| item >> CLASS_SHIFT & 1 == 0);
+/// Sorts the tagged `items` by class in place, with `spare` (as long) and `partition`,
+/// and gives where each class ends. A pass sorts only what needs it: no class, or one,
+/// on either side of it, takes none.
+fn partition_classes(
+    items: &mut [u64],
+    spare: &mut [u64],
+    partition: &impl Fn(&mut [u64], &mut [u64], u64, bool) -> usize,
+) -> [usize; CLASS_COUNT] {
+    let mut present = 0u8;
+    for &item in items.iter() {
+        present |= 1 << (item >> CLASS_SHIFT);
+    }
+    let (low_classes, high_classes) = (present & 0b0011, present & 0b1100);
+    let high = match (low_classes, high_classes) {
+        (0, _) => 0,
+        (_, 0) => items.len(),
+        _ => partition(items, spare, 1 << (CLASS_SHIFT + 1), false),
+    };
+    let (low, upper) = items.split_at_mut(high);
+    let low_bit = 1 << CLASS_SHIFT;
+    let first = match low_classes {
+        0b0011 => partition(low, spare, low_bit, false),
+        0b0001 => high,
+        _ => 0,
+    };
+    let third = high
+        + match high_classes {
+            0b1100 => partition(upper, spare, low_bit, false),
+            0b0100 => upper.len(),
+            _ => 0,
+        };
     [first, high, third, items.len()]
 }
 
@@ -221,6 +250,7 @@ fn filter_list(
 mod tests {
     use super::*;
     use crate::join::bits::extract_bits;
+    use crate::join::pairs::split::partition_by_mask;
     use crate::join::pairs::tagged;
 
     /// `len` values over `bits` bits from a fixed seed, each bit set with probability
@@ -246,12 +276,12 @@ mod tests {
     #[test]
     fn the_filter_keeps_the_items_without_the_mask_in_order_or_says_it_has_no_room() {
         let source = values(100, 10, 1);
-        let want: Vec<u64> = source.iter().copied().filter(|&v| v & 0b11 == 0).collect();
+        let want: Vec<u64> = source.iter().copied().filter(|&v| v & 0b101 == 0).collect();
         let mut out = vec![0; want.len() + FILTER_SLACK];
-        assert_eq!(filter_into(&source, 0b11, &mut out), Some(want.len()));
+        assert_eq!(filter_into(&source, 0b101, &mut out), Some(want.len()));
         assert_eq!(&out[..want.len()], &want[..]);
         let mut short = vec![0; want.len() - 1 + FILTER_SLACK];
-        assert_eq!(filter_into(&source, 0b11, &mut short), None);
+        assert_eq!(filter_into(&source, 0b101, &mut short), None);
         assert_eq!(filter_into(&source, 0, &mut []), None);
     }
 
@@ -263,7 +293,7 @@ mod tests {
             .map(|(i, v)| tagged(v, (i * 7 + i / 3) % CLASS_COUNT))
             .collect();
         let mut sorted = items.clone();
-        let ends = partition_classes(&mut sorted, &mut vec![0; 1_000]);
+        let ends = partition_classes(&mut sorted, &mut vec![0; 1_000], &partition_by_mask);
         let mut from = 0;
         for (class, &end) in ends.iter().enumerate() {
             assert!(sorted[from..end]
@@ -282,7 +312,7 @@ mod tests {
     /// against those that share no bit with the block's common bits.
     fn walk_gives_the_right_items(prepared: &Prepared, items: &[u64]) {
         let mut sorted = items.to_vec();
-        let ends = partition_classes(&mut sorted, &mut vec![0; items.len()]);
+        let ends = partition_classes(&mut sorted, &mut vec![0; items.len()], &partition_by_mask);
         let blocks = prepared.blocks.len();
         let mut seen = vec![vec![Vec::new(); CLASS_COUNT]; blocks];
         let mut filtered = FilteredItems::default();
@@ -325,7 +355,7 @@ mod tests {
                 .map(|(i, v)| tagged(v, i % CLASS_COUNT))
                 .collect();
             let mut prepared = Prepared::default();
-            prepared.prepare_stored(&stored, &items, extract_bits);
+            prepared.prepare_stored(&stored, &items, extract_bits, partition_by_mask);
             assert!(!prepared.splits.is_empty());
             walk_gives_the_right_items(&prepared, &items);
             for stride in [2, 5] {
@@ -342,7 +372,7 @@ mod tests {
             .map(|i| tagged(i << 4, (i % 4) as usize))
             .collect();
         let mut sorted = items.clone();
-        let ends = partition_classes(&mut sorted, &mut vec![0; 100]);
+        let ends = partition_classes(&mut sorted, &mut vec![0; 100], &partition_by_mask);
         let root = OpenList {
             end_block: usize::MAX,
             mask: 0,

@@ -18,7 +18,7 @@ use std::arch::x86_64::{
 
 use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
-use super::split::partition_by_mask;
+use super::split::{partition_by_mask, portable_ops};
 use super::walk::{FilteredItems, FILTER_SLACK};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS};
 use crate::cpu::x86_64::Avx2;
@@ -47,12 +47,8 @@ pub(super) fn count(token: Avx2, items: &mut [u64], prepared: &mut Prepared) -> 
 /// The preparation, with hardware `pext`, compiled with the features.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 fn prepare_with_features(token: Avx2, stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
-    prepared.prepare_stored(
-        stored,
-        sample,
-        |value, mask| pext(token, value, mask),
-        partition_by_mask,
-    );
+    let ops = portable_ops(|value, mask| pext(token, value, mask));
+    prepared.prepare_stored(stored, sample, &ops);
 }
 
 /// The counting loop, compiled with the features.

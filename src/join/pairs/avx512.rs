@@ -12,15 +12,15 @@
 )]
 
 use std::arch::x86_64::{
-    __m512i, _mm512_add_epi64, _mm512_load_si512, _mm512_loadu_si512, _mm512_maskz_compress_epi64,
-    _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64, _mm512_set1_epi64,
-    _mm512_setzero_si512, _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_testn_epi64_mask,
-    _pext_u64,
+    __m512i, _mm512_add_epi64, _mm512_load_si512, _mm512_loadu_si512, _mm512_mask_add_epi8,
+    _mm512_maskz_compress_epi64, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
+    _mm512_set1_epi64, _mm512_set1_epi8, _mm512_setzero_si512, _mm512_storeu_si512,
+    _mm512_ternarylogic_epi64, _mm512_testn_epi64_mask, _pext_u64,
 };
 
 use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
-use super::split::partition_by_mask;
+use super::split::{partition_by_mask, PathOps};
 use super::walk::{FilteredItems, FILTER_SLACK};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT};
 use crate::cpu::x86_64::Avx512Popcnt;
@@ -60,15 +60,14 @@ fn prepare_with_features(
     prepared: &mut Prepared,
 ) {
     // A closure written in a function with target features has them too.
-    let partition = |values: &mut [u64], spare: &mut [u64], mask: u64, set: bool| {
-        partition(token, values, spare, mask, set)
+    let ops = PathOps {
+        pext: |value, mask| pext(token, value, mask),
+        partition: |values: &mut [u64], spare: &mut [u64], mask: u64, set: bool| {
+            partition(token, values, spare, mask, set)
+        },
+        count_bits: |values: &[u64], step: usize, bits: u64| bit_counts(token, values, step, bits),
     };
-    prepared.prepare_stored(
-        stored,
-        sample,
-        |value, mask| pext(token, value, mask),
-        partition,
-    );
+    prepared.prepare_stored(stored, sample, &ops);
 }
 
 /// The counting loop, compiled with the features.
@@ -266,6 +265,44 @@ fn partition(
     }
     values[front..].copy_from_slice(&spare[..back]);
     front
+}
+
+/// [`super::split::bit_counts`] with 512-bit vectors: each pattern adds 1 to the byte
+/// of each of its bits (a masked byte add, `vpaddb` under a 64-bit mask), and the bytes
+/// are added up before they can overflow.
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
+fn bit_counts(token: Avx512Popcnt, patterns: &[u64], step: usize, bits: u64) -> [u64; 64] {
+    let mut totals = [0u64; 64];
+    let zero = splat(token, 0);
+    let mut bytes = zero;
+    let mut pending = 0;
+    for &pattern in patterns.iter().step_by(step) {
+        bytes = add_one_to_bytes(token, bytes, pattern & bits);
+        pending += 1;
+        if pending == u8::MAX {
+            add_bytes(token, bytes, &mut totals);
+            (bytes, pending) = (zero, 0);
+        }
+    }
+    add_bytes(token, bytes, &mut totals);
+    totals
+}
+
+/// `bytes` with 1 added to byte `b` for each bit `b` of `which`.
+#[inline(always)]
+fn add_one_to_bytes(_: Avx512Popcnt, bytes: __m512i, which: u64) -> __m512i {
+    // SAFETY: the token proves AVX-512F and AVX-512BW.
+    unsafe { _mm512_mask_add_epi8(bytes, which, bytes, _mm512_set1_epi8(1)) }
+}
+
+/// Adds the 64 bytes of `bytes` to `totals`.
+#[inline(always)]
+fn add_bytes(token: Avx512Popcnt, bytes: __m512i, totals: &mut [u64; 64]) {
+    let mut lanes = [0u64; 8];
+    store_eight(token, &mut lanes, bytes);
+    for (byte, total) in lanes.iter().flat_map(|lane| lane.to_le_bytes()).zip(totals) {
+        *total += u64::from(byte);
+    }
 }
 
 /// `value` in every 64-bit lane.

@@ -8,7 +8,7 @@
 )]
 
 use super::chunks::{chunk_entries, chunk_shift, ChunkLayout, MAX_BLOCK_LANES};
-use super::split::{PathOps, Split, ITEM_SAMPLE};
+use super::split::{Split, SplitOps, ITEM_SAMPLE};
 use super::walk::{FilteredItems, FILTER_SLACK};
 use super::{BLOCK_SLOTS, LANE_WORDS, PATTERN_MASK};
 
@@ -196,8 +196,7 @@ impl Prepared {
     }
 
     /// Builds the blocks of `stored` (at most `2^30` patterns), split for items like
-    /// `sample`, with `pext` any correct bit extract and `partition` any correct
-    /// [`super::split::partition_by_mask`].
+    /// `sample`, with the path's bit operations `ops`.
     ///
     /// The patterns are split in two again and again, each time by the bit that a
     /// model of the count says saves the most item visits: the side with the bit has
@@ -208,13 +207,7 @@ impl Prepared {
     /// more, that side keeps a whole number of blocks and the rest joins the other
     /// side. A side of at most [`BLOCK_SLOTS`] patterns is a block.
     #[inline(always)]
-    pub(super) fn prepare_stored(
-        &mut self,
-        stored: &[u64],
-        sample: &[u64],
-        pext: impl Fn(u64, u64) -> u64,
-        partition: impl Fn(&mut [u64], &mut [u64], u64, bool) -> usize,
-    ) {
+    pub(super) fn prepare_stored(&mut self, stored: &[u64], sample: &[u64], ops: &impl SplitOps) {
         self.blocks.clear();
         self.slices.clear();
         self.splits.clear();
@@ -233,8 +226,7 @@ impl Prepared {
         // partitions (reserved for at least as many items as stored patterns).
         let mut spare = std::mem::take(&mut self.filtered.lists);
         spare.resize(sorted.len() + FILTER_SLACK, 0);
-        let ops = PathOps { pext, partition };
-        self.split(&mut sorted, &mut spare, &mut item_sample, budget, 0, &ops);
+        self.split(&mut sorted, &mut spare, &mut item_sample, budget, 0, ops);
         debug_assert!(self.blocks.len() <= budget);
         self.filtered.lists = spare;
         self.sorted = sorted;

@@ -2,14 +2,14 @@
 
 use super::blocks::{BlockTables, Lane, Prepared};
 use super::chunks::chunk_lane;
-use super::split::partition_by_mask;
+use super::split::{partition_by_mask, portable_ops};
 use super::walk::{filter_into, FilteredItems};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT};
 use crate::join::bits::extract_bits;
 
 /// Prepares the blocks of `stored` (at most `2^30` patterns) for items like `sample`.
 pub(super) fn prepare(stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
-    prepared.prepare_stored(stored, sample, extract_bits, partition_by_mask);
+    prepared.prepare_stored(stored, sample, &portable_ops(extract_bits));
 }
 
 /// Counts the disjoint pairs of the tagged `items` (at most `2^30`; sorted by class on

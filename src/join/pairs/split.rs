@@ -22,13 +22,56 @@ const SPLIT_FIXED_VISITS: u64 = 2000;
 /// ones side, so real lists stop far above it; it bounds the recursion.
 const MAX_SPLIT_DEPTH: usize = 64;
 
-/// The bit operations of a path the splits use: a correct bit extract, and a correct
-/// [`partition_by_mask`].
-pub(super) struct PathOps<E, P> {
+/// The bit operations of a path the splits use: a correct bit extract, a correct
+/// [`partition_by_mask`] and a correct [`bit_counts`].
+pub(super) struct PathOps<E, P, C> {
     /// The bit extract (`pext`).
     pub(super) pext: E,
     /// The partition.
     pub(super) partition: P,
+    /// The bit counts.
+    pub(super) count_bits: C,
+}
+
+/// The bit operations of a path, as the splits use them.
+pub(super) trait SplitOps {
+    /// The bit extract (`pext`).
+    fn pext(&self, value: u64, mask: u64) -> u64;
+    /// [`partition_by_mask`].
+    fn partition(&self, values: &mut [u64], spare: &mut [u64], mask: u64, set: bool) -> usize;
+    /// [`bit_counts`].
+    fn count_bits(&self, patterns: &[u64], step: usize, bits: u64) -> [u64; 64];
+}
+
+impl<E, P, C> SplitOps for PathOps<E, P, C>
+where
+    E: Fn(u64, u64) -> u64,
+    P: Fn(&mut [u64], &mut [u64], u64, bool) -> usize,
+    C: Fn(&[u64], usize, u64) -> [u64; 64],
+{
+    #[inline(always)]
+    fn pext(&self, value: u64, mask: u64) -> u64 {
+        (self.pext)(value, mask)
+    }
+
+    #[inline(always)]
+    fn partition(&self, values: &mut [u64], spare: &mut [u64], mask: u64, set: bool) -> usize {
+        (self.partition)(values, spare, mask, set)
+    }
+
+    #[inline(always)]
+    fn count_bits(&self, patterns: &[u64], step: usize, bits: u64) -> [u64; 64] {
+        (self.count_bits)(patterns, step, bits)
+    }
+}
+
+/// The portable [`PathOps`] of a bit extract `pext`.
+pub(super) fn portable_ops(pext: impl Fn(u64, u64) -> u64) -> impl SplitOps {
+    PathOps {
+        pext,
+        partition: partition_by_mask,
+        count_bits: bit_counts,
+    }
 }
 
 /// A split of the stored patterns: the blocks `first_block..end_block`, all of whose
@@ -55,15 +98,12 @@ impl Prepared {
         samples: &mut [u64],
         budget: usize,
         depth: usize,
-        ops: &PathOps<
-            impl Fn(u64, u64) -> u64,
-            impl Fn(&mut [u64], &mut [u64], u64, bool) -> usize,
-        >,
+        ops: &impl SplitOps,
     ) {
         let len = part.len();
         if len <= BLOCK_SLOTS {
             if len > 0 {
-                self.push_block(part, &ops.pext);
+                self.push_block(part, &|value, mask| ops.pext(value, mask));
             }
             return;
         }
@@ -74,17 +114,17 @@ impl Prepared {
         let chosen = if depth >= MAX_SPLIT_DEPTH || visiting == 0 {
             None
         } else {
-            best_split(part, samples, any & !all, budget)
+            best_split(part, samples, any & !all, budget, ops)
                 .filter(|&(_, saved)| saved * self.items_per_sample >= split_cost(len))
                 .map(|(bit, _)| bit)
         };
         let Some(ones) = chosen.and_then(|bit| {
-            let with_bit = (ops.partition)(part, spare, 1 << bit, true);
+            let with_bit = ops.partition(part, spare, 1 << bit, true);
             let ones = fitting_side(with_bit, len, budget);
             (ones > 0).then_some(ones)
         }) else {
             for block in part.chunks(BLOCK_SLOTS) {
-                self.push_block(block, &ops.pext);
+                self.push_block(block, &|value, mask| ops.pext(value, mask));
             }
             return;
         };
@@ -172,12 +212,18 @@ fn fitting_side(with_bit: usize, len: usize, budget: usize) -> usize {
 /// samples of the patterns and of the visiting items `samples`: each side's blocks times
 /// the sampled items that would visit them (the side with the bit loses the items that
 /// have it). `None` without a varying bit.
-fn best_split(part: &[u64], samples: &[u64], varying: u64, budget: usize) -> Option<(u32, u64)> {
+fn best_split(
+    part: &[u64],
+    samples: &[u64],
+    varying: u64,
+    budget: usize,
+    ops: &impl SplitOps,
+) -> Option<(u32, u64)> {
     let len = part.len();
     let step = len.div_ceil(STORED_SAMPLE).max(1);
     let stored_count = len.div_ceil(step) as u64;
-    let stored_freq = bit_frequencies(part.iter().step_by(step), varying);
-    let item_freq = bit_frequencies(samples.iter(), varying);
+    let stored_freq = ops.count_bits(part, step, varying);
+    let item_freq = ops.count_bits(samples, 1, varying);
     let visiting = samples.len() as u64;
     let blocks = |patterns: u64| patterns.div_ceil(BLOCK_SLOTS as u64);
     let mut best: Option<(u64, u32)> = None;
@@ -207,11 +253,12 @@ fn split_cost(len: usize) -> u64 {
     len as u64 + SPLIT_FIXED_VISITS
 }
 
-/// How often each bit of `bits` is set in `patterns`.
-#[inline(always)]
-fn bit_frequencies<'a>(patterns: impl Iterator<Item = &'a u64>, bits: u64) -> [u64; 64] {
+/// How often each bit of `bits` is set in every `step`-th of `patterns` (`step >= 1`),
+/// from the first: the portable bit counts of the splits' choice (the AVX-512 path has a
+/// faster equal).
+pub(super) fn bit_counts(patterns: &[u64], step: usize, bits: u64) -> [u64; 64] {
     let mut freq = [0u64; 64];
-    for &pattern in patterns {
+    for &pattern in patterns.iter().step_by(step) {
         let mut rest = pattern & bits;
         while rest != 0 {
             freq[rest.trailing_zeros() as usize] += 1;
@@ -266,7 +313,7 @@ mod tests {
             let stored = patterns(len, bits, len as u64);
             let items = patterns(20_000, bits, 7);
             let mut prepared = Prepared::default();
-            prepared.prepare_stored(&stored, &items, extract_bits, partition_by_mask);
+            prepared.prepare_stored(&stored, &items, &portable_ops(extract_bits));
             assert_eq!(prepared.blocks.len(), len.div_ceil(BLOCK_SLOTS), "{len}");
             let mut sorted = prepared.sorted.clone();
             let mut original = stored.clone();
@@ -308,7 +355,7 @@ mod tests {
         let stored = patterns(3_000, 30, 1);
         let items = patterns(100_000, 30, 2);
         let mut prepared = Prepared::default();
-        prepared.prepare_stored(&stored, &items, extract_bits, partition_by_mask);
+        prepared.prepare_stored(&stored, &items, &portable_ops(extract_bits));
         assert!(!prepared.splits.is_empty());
         // The same patterns from the deepest split on: cut as they stand.
         let mut part = stored.clone();
@@ -320,10 +367,7 @@ mod tests {
         at_limit
             .transposed
             .resize(64, super::super::blocks::Lane::default());
-        let ops = PathOps {
-            pext: extract_bits,
-            partition: partition_by_mask,
-        };
+        let ops = portable_ops(extract_bits);
         at_limit.split(&mut part, &mut [], &mut samples, 6, MAX_SPLIT_DEPTH, &ops);
         assert!(at_limit.splits.is_empty());
         assert_eq!(at_limit.blocks.len(), 6);
@@ -366,7 +410,8 @@ mod tests {
             .map(|i| if i < 1_024 { 1 } else { 2 })
             .collect();
         let samples = vec![1u64; 100];
-        let (bit, saved) = best_split(&part, &samples, 0b11, 4).unwrap();
+        let (bit, saved) =
+            best_split(&part, &samples, 0b11, 4, &portable_ops(extract_bits)).unwrap();
         assert_eq!(bit, 0);
         assert_eq!(saved, 2 * 100);
         assert_eq!(split_cost(2_048), 2_048 + SPLIT_FIXED_VISITS);

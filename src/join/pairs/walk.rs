@@ -250,7 +250,7 @@ fn filter_list(
 mod tests {
     use super::*;
     use crate::join::bits::extract_bits;
-    use crate::join::pairs::split::partition_by_mask;
+    use crate::join::pairs::split::{partition_by_mask, portable_ops};
     use crate::join::pairs::tagged;
 
     /// `len` values over `bits` bits from a fixed seed, each bit set with probability
@@ -355,7 +355,7 @@ mod tests {
                 .map(|(i, v)| tagged(v, i % CLASS_COUNT))
                 .collect();
             let mut prepared = Prepared::default();
-            prepared.prepare_stored(&stored, &items, extract_bits, partition_by_mask);
+            prepared.prepare_stored(&stored, &items, &portable_ops(extract_bits));
             assert!(!prepared.splits.is_empty());
             walk_gives_the_right_items(&prepared, &items);
             for stride in [2, 5] {

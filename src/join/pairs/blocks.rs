@@ -8,7 +8,7 @@
 )]
 
 use super::chunks::{chunk_entries, chunk_shift, ChunkLayout, MAX_BLOCK_LANES};
-use super::split::{Split, SplitOps, ITEM_SAMPLE};
+use super::split::{Split, SplitOps, ITEM_SAMPLE, MAX_ITEM_SAMPLE};
 use super::walk::{FilteredItems, FILTER_SLACK};
 use super::{BLOCK_SLOTS, LANE_WORDS, PATTERN_MASK};
 
@@ -166,7 +166,7 @@ impl Prepared {
         let during = "reserving the pair counter's buffers";
         reserve(&mut self.sorted, len, during)?;
         self.filtered.try_reserve(len)?;
-        reserve(&mut self.item_sample, ITEM_SAMPLE, during)?;
+        reserve(&mut self.item_sample, MAX_ITEM_SAMPLE, during)?;
         let blocks = len.div_ceil(BLOCK_SLOTS);
         reserve(&mut self.slices, blocks.saturating_mul(MAX_SLICES), during)?;
         reserve(&mut self.blocks, blocks, during)?;
@@ -218,7 +218,8 @@ impl Prepared {
         sorted.extend_from_slice(stored);
         let mut item_sample = std::mem::take(&mut self.item_sample);
         item_sample.clear();
-        let step = sample.len().div_ceil(ITEM_SAMPLE).max(1);
+        let wanted = (sample.len() / 64).clamp(ITEM_SAMPLE, MAX_ITEM_SAMPLE);
+        let step = sample.len().div_ceil(wanted).max(1);
         item_sample.extend(sample.iter().step_by(step).map(|&item| item & PATTERN_MASK));
         self.items_per_sample = sample.len() as u64 / (item_sample.len() as u64).max(1);
         let budget = sorted.len().div_ceil(BLOCK_SLOTS);

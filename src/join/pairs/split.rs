@@ -13,8 +13,14 @@ use super::{BLOCK_SLOTS, PATTERN_MASK};
 /// The stored patterns of a split node sampled (evenly spaced) for its bits'
 /// frequencies.
 const STORED_SAMPLE: usize = 128;
+/// The most stored patterns a split samples: from `64 * STORED_SAMPLE` patterns on, a
+/// split samples one in 64, up to this many (a large split's choice pays for them).
+const MAX_STORED_SAMPLE: usize = 4096;
 /// The items sampled (evenly spaced) to weigh the splits.
 pub(super) const ITEM_SAMPLE: usize = 256;
+/// The most items sampled: from `64 * ITEM_SAMPLE` items on, one in 64, up to this
+/// many.
+pub(super) const MAX_ITEM_SAMPLE: usize = 4096;
 /// The fixed cost of choosing a split (its samples' histograms), in item visits.
 const SPLIT_FIXED_VISITS: u64 = 2000;
 /// The deepest split: past it, a node is cut into blocks as it stands. Each split
@@ -220,7 +226,8 @@ fn best_split(
     ops: &impl SplitOps,
 ) -> Option<(u32, u64)> {
     let len = part.len();
-    let step = len.div_ceil(STORED_SAMPLE).max(1);
+    let wanted = (len / 64).clamp(STORED_SAMPLE, MAX_STORED_SAMPLE);
+    let step = len.div_ceil(wanted).max(1);
     let stored_count = len.div_ceil(step) as u64;
     let stored_freq = ops.count_bits(part, step, varying);
     let item_freq = ops.count_bits(samples, 1, varying);

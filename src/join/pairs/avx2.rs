@@ -19,7 +19,7 @@ use std::arch::x86_64::{
 use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
 use super::split::{partition_by_mask, portable_ops};
-use super::walk::{FilteredItems, FILTER_SLACK};
+use super::walk::{BlockClock, FilteredItems, FILTER_SLACK};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS};
 use crate::cpu::x86_64::Avx2;
 
@@ -38,10 +38,15 @@ pub(super) fn prepare(token: Avx2, stored: &[u64], sample: &[u64], prepared: &mu
 
 /// Counts the disjoint pairs of the tagged `items` (at most `2^30`; sorted by class on
 /// the way) and the prepared blocks; `token` proves the features.
-pub(super) fn count(token: Avx2, items: &mut [u64], prepared: &mut Prepared) -> PairCounts {
+pub(super) fn count(
+    token: Avx2,
+    items: &mut [u64],
+    prepared: &mut Prepared,
+    clock: &mut impl BlockClock,
+) -> PairCounts {
     // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features `count_with_features` is compiled
     // with.
-    unsafe { count_with_features(token, items, prepared) }
+    unsafe { count_with_features(token, items, prepared, clock) }
 }
 
 /// The preparation, with hardware `pext`, compiled with the features.
@@ -53,7 +58,12 @@ fn prepare_with_features(token: Avx2, stored: &[u64], sample: &[u64], prepared: 
 
 /// The counting loop, compiled with the features.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-fn count_with_features(token: Avx2, items: &mut [u64], prepared: &mut Prepared) -> PairCounts {
+fn count_with_features(
+    token: Avx2,
+    items: &mut [u64],
+    prepared: &mut Prepared,
+    clock: &mut impl BlockClock,
+) -> PairCounts {
     let class_ends = prepared.sort_classes(items, partition_by_mask);
     let mut tables = std::mem::take(&mut prepared.tables);
     let mut filtered = std::mem::take(&mut prepared.filtered);
@@ -64,6 +74,7 @@ fn count_with_features(token: Avx2, items: &mut [u64], prepared: &mut Prepared) 
         class_ends,
         &mut tables,
         &mut filtered,
+        clock,
     );
     prepared.tables = tables;
     prepared.filtered = filtered;
@@ -126,6 +137,7 @@ fn count_blocks(
     class_ends: [usize; CLASS_COUNT],
     table_buffer: &mut BlockTables,
     filtered: &mut FilteredItems,
+    clock: &mut impl BlockClock,
 ) -> PairCounts {
     let mut counts = PairCounts::default();
     // SAFETY: the token proves AVX2.
@@ -141,6 +153,7 @@ fn count_blocks(
         class_ends,
         filtered,
         filter,
+        clock,
         |index, class, visiting| {
             let block = &prepared.blocks[index];
             if built != index {

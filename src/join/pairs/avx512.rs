@@ -21,7 +21,7 @@ use std::arch::x86_64::{
 use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
 use super::split::{partition_by_mask, PathOps};
-use super::walk::{FilteredItems, FILTER_SLACK};
+use super::walk::{BlockClock, FilteredItems, FILTER_SLACK};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT};
 use crate::cpu::x86_64::Avx512Popcnt;
 
@@ -44,11 +44,16 @@ pub(super) fn prepare(
 
 /// Counts the disjoint pairs of the tagged `items` (at most `2^30`; sorted by class on
 /// the way) and the prepared blocks; `token` proves the features.
-pub(super) fn count(token: Avx512Popcnt, items: &mut [u64], prepared: &mut Prepared) -> PairCounts {
+pub(super) fn count(
+    token: Avx512Popcnt,
+    items: &mut [u64],
+    prepared: &mut Prepared,
+    clock: &mut impl BlockClock,
+) -> PairCounts {
     // SAFETY: `token` proves AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ, BMI2 and POPCNT
     // (`Avx512::popcnt`), the features `count_with_features` is compiled
     // with.
-    unsafe { count_with_features(token, items, prepared) }
+    unsafe { count_with_features(token, items, prepared, clock) }
 }
 
 /// The preparation, with hardware `pext`, compiled with the features.
@@ -76,10 +81,12 @@ fn count_with_features(
     token: Avx512Popcnt,
     items: &mut [u64],
     prepared: &mut Prepared,
+    clock: &mut impl BlockClock,
 ) -> PairCounts {
-    let class_ends = prepared.sort_classes(items, |values, spare, mask, set| {
+    let partition = |values: &mut [u64], spare: &mut [u64], mask: u64, set: bool| {
         partition(token, values, spare, mask, set)
-    });
+    };
+    let class_ends = prepared.sort_classes(items, partition);
     let mut tables = std::mem::take(&mut prepared.tables);
     let mut filtered = std::mem::take(&mut prepared.filtered);
     let counts = count_blocks(
@@ -89,6 +96,7 @@ fn count_with_features(
         class_ends,
         &mut tables,
         &mut filtered,
+        clock,
     );
     prepared.tables = tables;
     prepared.filtered = filtered;
@@ -142,6 +150,7 @@ fn count_blocks(
     class_ends: [usize; CLASS_COUNT],
     table_buffer: &mut BlockTables,
     filtered: &mut FilteredItems,
+    clock: &mut impl BlockClock,
 ) -> PairCounts {
     let mut counts = PairCounts::default();
     // SAFETY: the token proves AVX-512F.
@@ -157,6 +166,7 @@ fn count_blocks(
         class_ends,
         filtered,
         filter,
+        clock,
         |index, class, visiting| {
             let block = &prepared.blocks[index];
             if built != index {

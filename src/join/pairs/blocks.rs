@@ -78,17 +78,6 @@ impl Selection {
     pub(super) fn counts(self, index: usize) -> bool {
         index >= self.first && (index - self.first).is_multiple_of(self.stride)
     }
-
-    /// True when a block of `first..end` is counted.
-    #[inline(always)]
-    pub(super) fn counts_within(self, first: usize, end: usize) -> bool {
-        let next = if first <= self.first {
-            self.first
-        } else {
-            self.first + (first - self.first).div_ceil(self.stride) * self.stride
-        };
-        next < end
-    }
 }
 
 /// Everything a counting loop needs.

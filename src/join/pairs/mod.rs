@@ -55,6 +55,7 @@ mod walk;
 use crate::cpu::Level;
 use crate::join::path::Path;
 pub(crate) use blocks::Prepared;
+pub(crate) use walk::BlockClock;
 
 /// The bytes of a count's buffers whatever the lists' lengths: the item sample of the
 /// splits and the chunk of items filtered for a block.
@@ -183,30 +184,36 @@ pub(crate) fn count_prepared(
     if let Some(small) = &scratch.small {
         return plain_count(small, items);
     }
-    count_blocks(path, items, &mut scratch.prepared)
+    count_blocks(path, items, &mut scratch.prepared, &mut ())
 }
 
 /// Counts the tagged `items` (which it sorts by class) against the blocks in
 /// `prepared`, on the path `path`.
-fn count_blocks(path: Path, items: &mut [u64], prepared: &mut Prepared) -> PairCounts {
+fn count_blocks(
+    path: Path,
+    items: &mut [u64],
+    prepared: &mut Prepared,
+    clock: &mut impl BlockClock,
+) -> PairCounts {
     match path {
-        Path::Portable => portable::count(items, prepared),
+        Path::Portable => portable::count(items, prepared, clock),
         #[cfg(target_arch = "x86_64")]
-        Path::Avx2(token) => avx2::count(token, items, prepared),
+        Path::Avx2(token) => avx2::count(token, items, prepared, clock),
         #[cfg(target_arch = "x86_64")]
-        Path::Avx512(token) => avx512::count(token, items, prepared),
+        Path::Avx512(token) => avx512::count(token, items, prepared, clock),
     }
 }
 
 /// [`count_prepared`] on a sample of the blocks last prepared in `scratch`, for the
 /// estimate's timing: every `stride`-th block (`stride >= 1`; 1 is every block), from
 /// block `(stride - 1) / 2` on (so that the sample sits in the middle of each stretch of
-/// `stride`), or the last block when there are no more than that. Gives the counts, the
-/// number of blocks counted and the number prepared. The counts are the sample's, not
-/// the stored side's. The blocks follow the splits, so every `stride`-th of them is a
-/// spread over the splits; and each block meets as many items as in the whole count (a
-/// sample of the items would make each block's tables dearer per item). A stored side
-/// small enough for the plain loop counts as one block.
+/// `stride`), or the last block when there are no more than that; `clock` times each
+/// block counted (the class sort and the splits' filtering are done whole, as in a
+/// count). Gives the counts, the number of blocks counted and the number prepared. The
+/// counts are the sample's, not the stored side's. The blocks follow the splits, so
+/// every `stride`-th of them is a spread over the splits; and each block meets as many
+/// items as in the whole count. A stored side small enough for the plain loop counts as
+/// one block.
 ///
 /// # Panics
 /// If `items` is longer than [`MAX_COUNT_LEN`].
@@ -215,6 +222,7 @@ pub(crate) fn count_sample(
     items: &mut [u64],
     scratch: &mut PairScratch,
     stride: usize,
+    clock: &mut impl BlockClock,
 ) -> (PairCounts, usize, usize) {
     assert!(
         items.len() <= MAX_COUNT_LEN,
@@ -225,7 +233,7 @@ pub(crate) fn count_sample(
     }
     let prepared = &mut scratch.prepared;
     let counted = prepared.select_blocks(stride);
-    let counts = count_blocks(path, items, prepared);
+    let counts = count_blocks(path, items, prepared, clock);
     prepared.select_all_blocks();
     (counts, counted, prepared.block_count())
 }
@@ -328,7 +336,7 @@ mod tests {
         assert_eq!(blocks, 5000usize.div_ceil(BLOCK_SLOTS));
         let whole = count_prepared(Path::Portable, &mut items.clone(), &mut scratch);
         let sample = |scratch: &mut PairScratch, stride| {
-            count_sample(Path::Portable, &mut items.clone(), scratch, stride)
+            count_sample(Path::Portable, &mut items.clone(), scratch, stride, &mut ())
         };
         assert_eq!(sample(&mut scratch, 1), (whole, blocks, blocks));
         for stride in [2, 3, blocks, blocks + 5] {
@@ -366,7 +374,13 @@ mod tests {
         let whole = plain_count(&stored, &items);
         for stride in [1, 7] {
             assert_eq!(
-                count_sample(Path::Portable, &mut items.clone(), &mut scratch, stride),
+                count_sample(
+                    Path::Portable,
+                    &mut items.clone(),
+                    &mut scratch,
+                    stride,
+                    &mut ()
+                ),
                 (whole, 1, 1)
             );
         }

@@ -3,7 +3,7 @@
 use super::blocks::{BlockTables, Lane, Prepared};
 use super::chunks::chunk_lane;
 use super::split::{partition_by_mask, portable_ops};
-use super::walk::{filter_into, FilteredItems};
+use super::walk::{filter_into, BlockClock, FilteredItems};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT};
 use crate::join::bits::extract_bits;
 
@@ -14,11 +14,22 @@ pub(super) fn prepare(stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
 
 /// Counts the disjoint pairs of the tagged `items` (at most `2^30`; sorted by class on
 /// the way) and the prepared blocks.
-pub(super) fn count(items: &mut [u64], prepared: &mut Prepared) -> PairCounts {
+pub(super) fn count(
+    items: &mut [u64],
+    prepared: &mut Prepared,
+    clock: &mut impl BlockClock,
+) -> PairCounts {
     let class_ends = prepared.sort_classes(items, partition_by_mask);
     let mut tables = std::mem::take(&mut prepared.tables);
     let mut filtered = std::mem::take(&mut prepared.filtered);
-    let counts = count_blocks(prepared, items, class_ends, &mut tables, &mut filtered);
+    let counts = count_blocks(
+        prepared,
+        items,
+        class_ends,
+        &mut tables,
+        &mut filtered,
+        clock,
+    );
     prepared.tables = tables;
     prepared.filtered = filtered;
     counts
@@ -33,6 +44,7 @@ fn count_blocks(
     class_ends: [usize; CLASS_COUNT],
     table_buffer: &mut BlockTables,
     filtered: &mut FilteredItems,
+    clock: &mut impl BlockClock,
 ) -> PairCounts {
     let mut counts = PairCounts::default();
     let mut built = usize::MAX;
@@ -41,6 +53,7 @@ fn count_blocks(
         class_ends,
         filtered,
         filter_into,
+        clock,
         |index, class, visiting| {
             let block = &prepared.blocks[index];
             if built != index {

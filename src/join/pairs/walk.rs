@@ -39,6 +39,25 @@ impl FilteredItems {
     }
 }
 
+/// What a walk tells of each block it counts: the estimate's timing measures the
+/// blocks' work apart from the rest (the class sort, the splits' filtering), which a
+/// sample of the blocks does whole.
+pub(crate) trait BlockClock {
+    /// Called before a block's work (its filtering, tables and count).
+    fn start(&mut self);
+    /// Called after.
+    fn stop(&mut self);
+}
+
+/// No clock (a count).
+impl BlockClock for () {
+    #[inline(always)]
+    fn start(&mut self) {}
+
+    #[inline(always)]
+    fn stop(&mut self) {}
+}
+
 /// One survivor list of [`FilteredItems`].
 #[derive(Clone, Copy, Debug)]
 struct OpenList {
@@ -104,8 +123,9 @@ impl Prepared {
     /// `c` ending at `class_ends[c]` ([`partition_classes`]). On entering a split, its
     /// survivors are filtered into a list of their own when they fit (the lists take
     /// at most one and a half times the items; the outer splits come first), and its
-    /// blocks filter from that shorter list. `filter` is [`filter_into`] or a faster
-    /// equal.
+    /// blocks filter from that shorter list (also when a timing sample counts none of
+    /// them: the splits are filtered whole; `clock` times each block counted). `filter`
+    /// is [`filter_into`] or a faster equal.
     #[inline(always)]
     pub(super) fn walk(
         &self,
@@ -113,6 +133,7 @@ impl Prepared {
         class_ends: [usize; CLASS_COUNT],
         filtered: &mut FilteredItems,
         filter: impl Fn(&[u64], u64, &mut [u64]) -> Option<usize>,
+        clock: &mut impl BlockClock,
         mut visit: impl FnMut(usize, usize, &[u64]),
     ) {
         let FilteredItems { lists, open, chunk } = filtered;
@@ -138,17 +159,14 @@ impl Prepared {
                 }
                 next_split += 1;
                 let top = open.last().expect("the items are always open");
-                if split.common & !top.mask != 0
-                    && selection.counts_within(split.first_block, split.end_block)
-                {
-                    if let Some(list) = filter_list(items, lists, top, split, &filter) {
-                        open.push(list);
-                    }
+                if split.common & !top.mask != 0 {
+                    open.extend(filter_list(items, lists, top, split, &filter));
                 }
             }
             if !selection.counts(index) {
                 continue;
             }
+            clock.start();
             let top = open.last().expect("the items are always open");
             let source = if top.in_items { items } else { &lists[..] };
             for class in 0..CLASS_COUNT {
@@ -166,6 +184,7 @@ impl Prepared {
                     }
                 }
             }
+            clock.stop();
         }
     }
 }
@@ -308,23 +327,49 @@ mod tests {
         }
     }
 
+    /// A clock that counts its calls.
+    #[derive(Default)]
+    struct CallCount {
+        starts: usize,
+        stops: usize,
+    }
+
+    impl BlockClock for CallCount {
+        fn start(&mut self) {
+            assert_eq!(self.starts, self.stops, "started twice");
+            self.starts += 1;
+        }
+
+        fn stop(&mut self) {
+            self.stops += 1;
+            assert_eq!(self.starts, self.stops, "stopped unstarted");
+        }
+    }
+
     /// For every selected block of `prepared` and every class, the items the walk gives
-    /// against those that share no bit with the block's common bits.
+    /// against those that share no bit with the block's common bits; and the clock
+    /// timed each selected block once.
     fn walk_gives_the_right_items(prepared: &Prepared, items: &[u64]) {
         let mut sorted = items.to_vec();
         let ends = partition_classes(&mut sorted, &mut vec![0; items.len()], &partition_by_mask);
         let blocks = prepared.blocks.len();
-        let mut seen = vec![vec![Vec::new(); CLASS_COUNT]; blocks];
+        let mut seen: Vec<Vec<Vec<u64>>> = vec![vec![Vec::new(); CLASS_COUNT]; blocks];
         let mut filtered = FilteredItems::default();
+        let mut clock = CallCount::default();
         prepared.walk(
             &sorted,
             ends,
             &mut filtered,
             filter_into,
+            &mut clock,
             |block, class, given| {
                 seen[block][class].extend_from_slice(given);
             },
         );
+        let selected = (0..blocks)
+            .filter(|&index| prepared.selection.counts(index))
+            .count();
+        assert_eq!((clock.starts, clock.stops), (selected, selected));
         for (index, block) in prepared.blocks.iter().enumerate() {
             for (class, given) in seen[index].iter_mut().enumerate() {
                 let mut want: Vec<u64> = if prepared.selection.counts(index) {

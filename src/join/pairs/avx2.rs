@@ -20,7 +20,7 @@ use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
 use super::split::{partition_by_mask, portable_ops};
 use super::walk::{BlockClock, FilteredItems, FILTER_SLACK};
-use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS};
+use super::{PairCounts, CLASS_COUNT, LANE_WORDS};
 use crate::cpu::x86_64::Avx2;
 
 /// The 256-bit halves of a lane.
@@ -139,42 +139,23 @@ fn count_blocks(
     filtered: &mut FilteredItems,
     clock: &mut impl BlockClock,
 ) -> PairCounts {
-    let mut counts = PairCounts::default();
     // SAFETY: the token proves AVX2.
     let mut set_bits = [unsafe { _mm256_setzero_si256() }; CLASS_COUNT];
-    let mut built = usize::MAX;
     let filter = |source: &[u64], mask: u64, out: &mut [u64]| {
         // SAFETY: `token` proves the features `filter` is compiled with (a closure does
         // not inherit them from the function it is written in).
         unsafe { filter(token, source, mask, out) }
     };
-    prepared.walk(
+    let buffers = (filtered, table_buffer);
+    let mut counts = prepared.walk_with_tables(
         items,
         class_ends,
-        filtered,
+        buffers,
         filter,
         clock,
-        |index, class, visiting| {
-            let block = &prepared.blocks[index];
-            if built != index {
-                table_buffer.build(prepared, block);
-                built = index;
-            }
-            // SAFETY: `token` proves the features `count_block` is compiled with (a closure
-            // does not inherit them from the function it is written in).
-            unsafe {
-                count_block(
-                    token,
-                    block,
-                    table_buffer.lanes(),
-                    visiting,
-                    &mut set_bits[class],
-                );
-            }
-            // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
-            let evaluated = (visiting.len() * BLOCK_SLOTS) as u64;
-            counts.per_class[class] += evaluated;
-            counts.pairs += evaluated;
+        |block, tables, class, visiting| {
+            // SAFETY: `token` proves the features `count_block` is compiled with.
+            unsafe { count_block(token, block, tables, visiting, &mut set_bits[class]) }
         },
     );
     // `per_class` holds the evaluated slots so far (below 2^61); the conflicts are some

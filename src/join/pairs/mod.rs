@@ -304,6 +304,32 @@ pub fn plain_count(stored: &[u64], items: &[u64]) -> PairCounts {
     counts
 }
 
+/// `len` random patterns over the low `bits` bits from `seed` (xorshift), bit `b` set
+/// with probability `sixteenths(b) / 16`: test data with bits of chosen frequencies.
+#[cfg(test)]
+pub(super) fn random_patterns(
+    len: usize,
+    bits: u32,
+    seed: u64,
+    sixteenths: impl Fn(u32) -> u64,
+) -> Vec<u64> {
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..len)
+        .map(|_| {
+            (0..bits)
+                .filter(|&bit| next() % 16 < sixteenths(bit))
+                .map(|bit| 1u64 << bit)
+                .sum()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

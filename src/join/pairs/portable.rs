@@ -4,7 +4,7 @@ use super::blocks::{BlockTables, Lane, Prepared};
 use super::chunks::chunk_lane;
 use super::split::{partition_by_mask, portable_ops};
 use super::walk::{filter_into, BlockClock, FilteredItems};
-use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT};
+use super::{PairCounts, CLASS_COUNT};
 use crate::join::bits::extract_bits;
 
 /// Prepares the blocks of `stored` (at most `2^30` patterns) for items like `sample`.
@@ -46,34 +46,28 @@ fn count_blocks(
     filtered: &mut FilteredItems,
     clock: &mut impl BlockClock,
 ) -> PairCounts {
-    let mut counts = PairCounts::default();
-    let mut built = usize::MAX;
-    prepared.walk(
+    let mut conflicts = [0u64; CLASS_COUNT];
+    let buffers = (filtered, table_buffer);
+    let mut counts = prepared.walk_with_tables(
         items,
         class_ends,
-        filtered,
+        buffers,
         filter_into,
         clock,
-        |index, class, visiting| {
-            let block = &prepared.blocks[index];
-            if built != index {
-                table_buffer.build(prepared, block);
-                built = index;
-            }
-            let tables = table_buffer.lanes();
-            let mut conflicts = 0u64;
+        |block, tables, class, visiting| {
             for &item in visiting {
                 let compact = extract_bits(item, block.varying);
                 let mut acc: Lane = block.padding;
                 for chunk in 0..block.layout.chunks {
                     acc = acc.or(tables[chunk_lane(compact, block.layout.wide, chunk)]);
                 }
-                conflicts += u64::from(acc.count_ones());
+                conflicts[class] += u64::from(acc.count_ones());
             }
-            let evaluated = (visiting.len() * BLOCK_SLOTS) as u64;
-            counts.per_class[class] += evaluated - conflicts;
-            counts.pairs += evaluated;
         },
     );
+    // The conflicts are some of the evaluated slots.
+    for (count, conflicts) in counts.per_class.iter_mut().zip(conflicts) {
+        *count -= conflicts;
+    }
     counts
 }

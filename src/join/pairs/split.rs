@@ -279,25 +279,12 @@ pub(super) fn bit_counts(patterns: &[u64], step: usize, bits: u64) -> [u64; 64] 
 mod tests {
     use super::*;
     use crate::join::bits::extract_bits;
+    use crate::join::pairs::random_patterns;
 
     /// `len` patterns over `bits` bits from a fixed seed, with bits of different
     /// frequencies (bit `b` set with probability about `(b % 7 + 1) / 16`).
     fn patterns(len: usize, bits: u32, seed: u64) -> Vec<u64> {
-        let mut state = seed | 1;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        (0..len)
-            .map(|_| {
-                (0..bits)
-                    .filter(|&b| next() % 16 <= u64::from(b % 7))
-                    .map(|b| 1u64 << b)
-                    .sum()
-            })
-            .collect()
+        random_patterns(len, bits, seed, |bit| u64::from(bit % 7) + 1)
     }
 
     /// The patterns of each block of `prepared`, from its reordered copy.

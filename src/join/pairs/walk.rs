@@ -7,9 +7,9 @@
     reason = "the walk must inline into the counts compiled with the vector features"
 )]
 
-use super::blocks::Prepared;
+use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
 use super::split::Split;
-use super::{CLASS_COUNT, CLASS_SHIFT};
+use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT, CLASS_SHIFT};
 
 /// The items filtered at a time for a block: the filtered chunk stays in L1.
 pub(super) const FILTER_CHUNK: usize = 1024;
@@ -189,6 +189,47 @@ impl Prepared {
     }
 }
 
+impl Prepared {
+    /// [`Prepared::walk`] with each block's chunk tables built in `tables` when the block
+    /// first has items: gives `count(block, its tables, class, items)`, and returns the
+    /// slots evaluated ([`BLOCK_SLOTS`] per item and block visited, per class and in
+    /// all), from which the caller subtracts the conflicts it counts.
+    #[inline(always)]
+    pub(super) fn walk_with_tables(
+        &self,
+        items: &[u64],
+        class_ends: [usize; CLASS_COUNT],
+        buffers: (&mut FilteredItems, &mut BlockTables),
+        filter: impl Fn(&[u64], u64, &mut [u64]) -> Option<usize>,
+        clock: &mut impl BlockClock,
+        mut count: impl FnMut(&BlockInfo, &[Lane], usize, &[u64]),
+    ) -> PairCounts {
+        let (filtered, tables) = buffers;
+        let mut evaluated = PairCounts::default();
+        let mut built = usize::MAX;
+        self.walk(
+            items,
+            class_ends,
+            filtered,
+            filter,
+            clock,
+            |index, class, visiting| {
+                let block = &self.blocks[index];
+                if built != index {
+                    tables.build(self, block);
+                    built = index;
+                }
+                count(block, tables.lanes(), class, visiting);
+                // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
+                let slots = (visiting.len() * BLOCK_SLOTS) as u64;
+                evaluated.per_class[class] += slots;
+                evaluated.pairs += slots;
+            },
+        );
+        evaluated
+    }
+}
+
 /// The entries a filter may write past the last one it keeps.
 pub(super) const FILTER_SLACK: usize = 8;
 
@@ -270,26 +311,12 @@ mod tests {
     use super::*;
     use crate::join::bits::extract_bits;
     use crate::join::pairs::split::{partition_by_mask, portable_ops};
-    use crate::join::pairs::tagged;
+    use crate::join::pairs::{random_patterns, tagged};
 
     /// `len` values over `bits` bits from a fixed seed, each bit set with probability
     /// 1/4.
     fn values(len: usize, bits: u32, seed: u64) -> Vec<u64> {
-        let mut state = seed | 1;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        (0..len)
-            .map(|_| {
-                (0..bits)
-                    .filter(|_| next() % 4 == 0)
-                    .map(|b| 1u64 << b)
-                    .sum()
-            })
-            .collect()
+        random_patterns(len, bits, seed, |_| 4)
     }
 
     #[test]

@@ -113,7 +113,7 @@ impl Prepared {
         partition: impl Fn(&mut [u64], &mut [u64], u64, bool) -> usize,
     ) -> [usize; CLASS_COUNT] {
         let spare = &mut self.filtered.lists;
-        spare.resize(spare.len().max(lists_len(items.len())), 0);
+        grow_to(spare, items.len() + FILTER_SLACK);
         partition_classes(items, spare, &partition)
     }
 
@@ -137,7 +137,6 @@ impl Prepared {
         mut visit: impl FnMut(usize, usize, &[u64]),
     ) {
         let FilteredItems { lists, open, chunk } = filtered;
-        lists.resize(lists_len(items.len()), 0);
         chunk.resize(FILTER_CHUNK + FILTER_SLACK, 0);
         open.clear();
         open.push(OpenList {
@@ -273,12 +272,21 @@ fn partition_classes(
     [first, high, third, items.len()]
 }
 
+/// Makes `values` at least `len` long (new entries 0; never shorter): the lists grow
+/// as they are used, so that no page is touched that a count does not need.
+fn grow_to(values: &mut Vec<u64>, len: usize) {
+    if values.len() < len {
+        values.resize(len, 0);
+    }
+}
+
 /// The survivors of `split`, per class, from the innermost open list `from`, written
-/// after it in `lists` with `filter`; or `None` when they do not fit.
+/// after it in `lists` with `filter`; or `None` when they do not fit in one and a half
+/// times the items (`lists` grows to what they may need within that).
 #[inline(always)]
 fn filter_list(
     items: &[u64],
-    lists: &mut [u64],
+    lists: &mut Vec<u64>,
     from: &OpenList,
     split: &Split,
     filter: &impl Fn(&[u64], u64, &mut [u64]) -> Option<usize>,
@@ -288,6 +296,11 @@ fn filter_list(
     } else {
         from.class_ends[CLASS_COUNT - 1]
     };
+    let source_len = from.class_ends[CLASS_COUNT - 1] - from.class_range(0).start;
+    grow_to(
+        lists,
+        (start + source_len + FILTER_SLACK).min(lists_len(items.len())),
+    );
     let mut class_ends = [start; CLASS_COUNT];
     let mut end = start;
     for (class, class_end) in class_ends.iter_mut().enumerate() {
@@ -457,11 +470,22 @@ mod tests {
             first_block: 0,
             end_block: 2,
         };
-        // Every item survives: 100 do not fit in 99 and the slack.
-        let mut lists = vec![0; 99 + FILTER_SLACK];
-        assert!(filter_list(&sorted, &mut lists, &root, &split, &filter_into).is_none());
-        let mut lists = vec![0; 100 + FILTER_SLACK];
+        // Every item survives: 100 fit in the one and a half times 100 the lists may
+        // take, and a list of them (100 more) after the first no longer does.
+        let mut lists = Vec::new();
         let list = filter_list(&sorted, &mut lists, &root, &split, &filter_into).unwrap();
+        assert_eq!(
+            lists.len(),
+            100 + FILTER_SLACK,
+            "grown to what the list may need"
+        );
+        let inner = Split {
+            common: 0b11,
+            first_block: 0,
+            end_block: 1,
+        };
+        assert!(filter_list(&sorted, &mut lists, &list, &inner, &filter_into).is_none());
+        assert_eq!(lists.len(), lists_len(100));
         assert_eq!(list.class_ends, ends);
         assert_eq!(&lists[..100], &sorted[..]);
     }

@@ -16,10 +16,11 @@ use std::arch::x86_64::{
     _mm256_storeu_si256, _pext_u64,
 };
 
-use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
+use super::blocks::FILTER_SLACK;
+use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
 use super::split::{partition_by_mask, portable_ops};
-use super::walk::{BlockClock, FilteredItems, FILTER_SLACK};
+use super::walk::BlockClock;
 use super::{PairCounts, CLASS_COUNT, LANE_WORDS};
 use crate::cpu::x86_64::Avx2;
 

@@ -18,10 +18,11 @@ use std::arch::x86_64::{
     _mm512_ternarylogic_epi64, _mm512_testn_epi64_mask, _pext_u64,
 };
 
-use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
+use super::blocks::FILTER_SLACK;
+use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
 use super::split::{partition_by_mask, PathOps};
-use super::walk::{BlockClock, FilteredItems, FILTER_SLACK};
+use super::walk::BlockClock;
 use super::{PairCounts, CLASS_COUNT};
 use crate::cpu::x86_64::Avx512Popcnt;
 

@@ -1,6 +1,8 @@
-//! The preparation every vector path shares (see the parent module): the blocks the
-//! splits ([`super::split`]) make, each block's bit slices and chunk tables, and the
-//! selection of blocks a timing sample counts.
+//! The prepared data every vector path shares (see the parent module): the blocks the
+//! splits ([`super::split`]) make, with each block's bit slices and chunk tables, the
+//! splits themselves, the item lists a count's walk ([`super::walk`]) keeps, and the
+//! selection of blocks a timing sample counts. The algorithms that fill them live in
+//! those two modules, which depend on this one and not the other way.
 
 #![allow(
     clippy::inline_always,
@@ -8,12 +10,14 @@
 )]
 
 use super::chunks::{chunk_entries, chunk_shift, ChunkLayout, MAX_BLOCK_LANES};
-use super::split::{Split, SplitOps, ITEM_SAMPLE, MAX_ITEM_SAMPLE};
-use super::walk::{FilteredItems, FILTER_SLACK};
-use super::{BLOCK_SLOTS, LANE_WORDS, PATTERN_MASK};
+use super::{BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS, PATTERN_MASK};
 
 /// The most bit slices of one block (one per varying bit: a pattern has at most 62).
 const MAX_SLICES: usize = 62;
+/// The entries a filter or a vector partition may write past the last one it keeps
+/// (its buffers are that much longer).
+pub(super) const FILTER_SLACK: usize = 8;
+
 /// One bit per block slot ([`LANE_WORDS`] words), aligned for 512-bit loads.
 #[repr(C, align(64))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -107,6 +111,48 @@ pub(crate) struct Prepared {
     pub(super) filtered: FilteredItems,
 }
 
+/// A split of the stored patterns: the blocks `first_block..end_block`, all of whose
+/// patterns have the bits `common`. The items a split's blocks may meet are filtered
+/// once for all of them when that pays (`Prepared::walk`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Split {
+    /// The bits set in every pattern of the split's blocks.
+    pub(super) common: u64,
+    /// Its first block.
+    pub(super) first_block: usize,
+    /// One past its last block.
+    pub(super) end_block: usize,
+}
+
+/// The item lists of a count: the survivors of the open splits, one after the other
+/// (together at most one and a half times the items), and one chunk filtered for a
+/// block.
+#[derive(Default)]
+pub(crate) struct FilteredItems {
+    /// The survivor lists, back to back.
+    pub(super) lists: Vec<u64>,
+    /// The open lists: the split's end block, and where each class's items end in
+    /// `lists` (class `c` from the previous end).
+    pub(super) open: Vec<OpenList>,
+    /// The chunk of items filtered for the block being counted.
+    pub(super) chunk: Vec<u64>,
+}
+
+/// One survivor list of [`FilteredItems`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct OpenList {
+    /// The end block of the split it was filtered for.
+    pub(super) end_block: usize,
+    /// The bits its items do not have.
+    pub(super) mask: u64,
+    /// True for the items themselves (not a list of `lists`).
+    pub(super) in_items: bool,
+    /// Where it starts in the lists.
+    pub(super) start: usize,
+    /// Where each class's items end.
+    pub(super) class_ends: [usize; CLASS_COUNT],
+}
+
 /// The chunk tables of one block, built from its bit slices when the block is counted
 /// (so that only one block's tables, at most [`MAX_BLOCK_LANES`] lanes, are held).
 #[derive(Default)]
@@ -155,7 +201,7 @@ impl Prepared {
         let during = "reserving the pair counter's buffers";
         reserve(&mut self.sorted, len, during)?;
         self.filtered.try_reserve(len)?;
-        reserve(&mut self.item_sample, MAX_ITEM_SAMPLE, during)?;
+        self.reserve_item_sample()?;
         let blocks = len.div_ceil(BLOCK_SLOTS);
         reserve(&mut self.slices, blocks.saturating_mul(MAX_SLICES), during)?;
         reserve(&mut self.blocks, blocks, during)?;
@@ -182,45 +228,6 @@ impl Prepared {
     /// Counts every block again (after [`Prepared::select_blocks`]).
     pub(super) fn select_all_blocks(&mut self) {
         self.selection = Selection::default();
-    }
-
-    /// Builds the blocks of `stored` (at most `2^30` patterns), split for items like
-    /// `sample`, with the path's bit operations `ops`.
-    ///
-    /// The patterns are split in two again and again, each time by the bit that a
-    /// model of the count says saves the most item visits: the side with the bit has
-    /// it in common, so the items with that bit skip all of its blocks. The model
-    /// weighs each block a side will need by the sampled items that would still visit
-    /// it. A split never raises the number of blocks above `ceil(len / 512)`: where the
-    /// side with the bit does not fill whole blocks and the two sides would need one
-    /// more, that side keeps a whole number of blocks and the rest joins the other
-    /// side. A side of at most [`BLOCK_SLOTS`] patterns is a block.
-    #[inline(always)]
-    pub(super) fn prepare_stored(&mut self, stored: &[u64], sample: &[u64], ops: &impl SplitOps) {
-        self.blocks.clear();
-        self.slices.clear();
-        self.splits.clear();
-        self.selection = Selection::default();
-        self.transposed.resize(64, Lane::default());
-        let mut sorted = std::mem::take(&mut self.sorted);
-        sorted.clear();
-        sorted.extend_from_slice(stored);
-        let mut item_sample = std::mem::take(&mut self.item_sample);
-        item_sample.clear();
-        let wanted = (sample.len() / 64).clamp(ITEM_SAMPLE, MAX_ITEM_SAMPLE);
-        let step = sample.len().div_ceil(wanted).max(1);
-        item_sample.extend(sample.iter().step_by(step).map(|&item| item & PATTERN_MASK));
-        self.items_per_sample = sample.len() as u64 / (item_sample.len() as u64).max(1);
-        let budget = sorted.len().div_ceil(BLOCK_SLOTS);
-        // The item lists' buffer is free until the count: it serves the splits'
-        // partitions (reserved for at least as many items as stored patterns).
-        let mut spare = std::mem::take(&mut self.filtered.lists);
-        spare.resize(sorted.len() + FILTER_SLACK, 0);
-        self.split(&mut sorted, &mut spare, &mut item_sample, budget, 0, ops);
-        debug_assert!(self.blocks.len() <= budget);
-        self.filtered.lists = spare;
-        self.sorted = sorted;
-        self.item_sample = item_sample;
     }
 
     /// Makes a block of `block` (at most [`BLOCK_SLOTS`] patterns) and keeps its bit

@@ -60,7 +60,8 @@ pub(crate) use walk::BlockClock;
 /// The bytes of a count's buffers whatever the lists' lengths: the item sample of the
 /// splits and the chunk of items filtered for a block.
 pub(crate) const MAX_FIXED_WALK_BYTES: u64 =
-    ((split::MAX_ITEM_SAMPLE + walk::FILTER_CHUNK + walk::FILTER_SLACK) * size_of::<u64>()) as u64;
+    ((split::MAX_ITEM_SAMPLE + walk::FILTER_CHUNK + blocks::FILTER_SLACK) * size_of::<u64>())
+        as u64;
 /// The bytes of one block's chunk tables at their most.
 pub(crate) const MAX_TABLE_BYTES: u64 =
     (chunks::MAX_BLOCK_LANES * size_of::<blocks::Lane>()) as u64;

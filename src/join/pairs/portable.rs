@@ -1,9 +1,9 @@
 //! The portable counting loop over prepared blocks (any architecture).
 
-use super::blocks::{BlockTables, Lane, Prepared};
+use super::blocks::{BlockTables, FilteredItems, Lane, Prepared};
 use super::chunks::chunk_lane;
 use super::split::{partition_by_mask, portable_ops};
-use super::walk::{filter_into, BlockClock, FilteredItems};
+use super::walk::{filter_into, BlockClock};
 use super::{PairCounts, CLASS_COUNT};
 use crate::join::bits::extract_bits;
 

@@ -7,7 +7,7 @@
     reason = "the splits must inline into the preparation compiled with the vector features, whose `pext` they call"
 )]
 
-use super::blocks::Prepared;
+use super::blocks::{Lane, Prepared, Selection, Split, FILTER_SLACK};
 use super::{BLOCK_SLOTS, PATTERN_MASK};
 
 /// The stored patterns of a split node sampled (evenly spaced) for its bits'
@@ -80,20 +80,53 @@ pub(super) fn portable_ops(pext: impl Fn(u64, u64) -> u64) -> impl SplitOps {
     }
 }
 
-/// A split of the stored patterns: the blocks `first_block..end_block`, all of whose
-/// patterns have the bits `common`. The items a split's blocks may meet are filtered
-/// once for all of them when that pays ([`Prepared::walk`]).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Split {
-    /// The bits set in every pattern of the split's blocks.
-    pub(super) common: u64,
-    /// Its first block.
-    pub(super) first_block: usize,
-    /// One past its last block.
-    pub(super) end_block: usize,
-}
-
 impl Prepared {
+    /// Builds the blocks of `stored` (at most `2^30` patterns), split for items like
+    /// `sample`, with the path's bit operations `ops`.
+    ///
+    /// The patterns are split in two again and again, each time by the bit that a
+    /// model of the count says saves the most item visits: the side with the bit has
+    /// it in common, so the items with that bit skip all of its blocks. The model
+    /// weighs each block a side will need by the sampled items that would still visit
+    /// it. A split never raises the number of blocks above `ceil(len / 512)`: where the
+    /// side with the bit does not fill whole blocks and the two sides would need one
+    /// more, that side keeps a whole number of blocks and the rest joins the other
+    /// side. A side of at most [`BLOCK_SLOTS`] patterns is a block.
+    #[inline(always)]
+    pub(super) fn prepare_stored(&mut self, stored: &[u64], sample: &[u64], ops: &impl SplitOps) {
+        self.blocks.clear();
+        self.slices.clear();
+        self.splits.clear();
+        self.selection = Selection::default();
+        self.transposed.resize(64, Lane::default());
+        let mut sorted = std::mem::take(&mut self.sorted);
+        sorted.clear();
+        sorted.extend_from_slice(stored);
+        let mut item_sample = std::mem::take(&mut self.item_sample);
+        item_sample.clear();
+        let wanted = (sample.len() / 64).clamp(ITEM_SAMPLE, MAX_ITEM_SAMPLE);
+        let step = sample.len().div_ceil(wanted).max(1);
+        item_sample.extend(sample.iter().step_by(step).map(|&item| item & PATTERN_MASK));
+        self.items_per_sample = sample.len() as u64 / (item_sample.len() as u64).max(1);
+        let budget = sorted.len().div_ceil(BLOCK_SLOTS);
+        // The item lists' buffer is free until the count: it serves the splits'
+        // partitions (reserved for at least as many items as stored patterns).
+        let mut spare = std::mem::take(&mut self.filtered.lists);
+        spare.resize(sorted.len() + FILTER_SLACK, 0);
+        self.split(&mut sorted, &mut spare, &mut item_sample, budget, 0, ops);
+        debug_assert!(self.blocks.len() <= budget);
+        self.filtered.lists = spare;
+        self.sorted = sorted;
+        self.item_sample = item_sample;
+    }
+
+    /// Makes room for the splits' item sample, or
+    /// [`crate::error::Error::OutOfMemory`].
+    pub(super) fn reserve_item_sample(&mut self) -> Result<(), crate::error::Error> {
+        let during = "reserving the pair counter's item sample";
+        crate::join::alloc::reserve(&mut self.item_sample, MAX_ITEM_SAMPLE, during)
+    }
+
     /// Splits `part` (at most `budget` blocks' worth, `budget >= ceil(len / 512)`)
     /// into at most `budget` blocks, with `spare` to partition it (when as long);
     /// `samples` are the sampled items that visit it (the function reorders them).

@@ -7,26 +7,13 @@
     reason = "the walk must inline into the counts compiled with the vector features"
 )]
 
-use super::blocks::{BlockInfo, BlockTables, Lane, Prepared};
-use super::split::Split;
+use super::blocks::{
+    BlockInfo, BlockTables, FilteredItems, Lane, OpenList, Prepared, Split, FILTER_SLACK,
+};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT, CLASS_SHIFT};
 
 /// The items filtered at a time for a block: the filtered chunk stays in L1.
 pub(super) const FILTER_CHUNK: usize = 1024;
-
-/// The item lists of a count: the survivors of the open splits, one after the other
-/// (together at most one and a half times the items), and one chunk filtered for a
-/// block.
-#[derive(Default)]
-pub(crate) struct FilteredItems {
-    /// The survivor lists, back to back.
-    pub(super) lists: Vec<u64>,
-    /// The open lists: the split's end block, and where each class's items end in
-    /// `lists` (class `c` from the previous end).
-    open: Vec<OpenList>,
-    /// The chunk of items filtered for the block being counted.
-    chunk: Vec<u64>,
-}
 
 impl FilteredItems {
     /// Makes room for the lists of up to `len` items and the filtered chunk, or
@@ -56,21 +43,6 @@ impl BlockClock for () {
 
     #[inline(always)]
     fn stop(&mut self) {}
-}
-
-/// One survivor list of [`FilteredItems`].
-#[derive(Clone, Copy, Debug)]
-struct OpenList {
-    /// The end block of the split it was filtered for.
-    end_block: usize,
-    /// The bits its items do not have.
-    mask: u64,
-    /// True for the items themselves (not a list of `lists`).
-    in_items: bool,
-    /// Where it starts in the lists.
-    start: usize,
-    /// Where each class's items end.
-    class_ends: [usize; CLASS_COUNT],
 }
 
 impl OpenList {
@@ -228,9 +200,6 @@ impl Prepared {
         evaluated
     }
 }
-
-/// The entries a filter may write past the last one it keeps.
-pub(super) const FILTER_SLACK: usize = 8;
 
 /// The length of the survivor lists for `items` items: one and a half times theirs,
 /// and the filter's slack.

@@ -45,13 +45,12 @@ pub(crate) fn units_bound(n: u32) -> u64 {
 
 /// The program image, allocator and runtime.
 const BASE_BYTES: u64 = 8 << 20;
-/// Per stored half-board of a piece: its pattern (8), the copy the splits reorder (8),
-/// and the bit slices of its block (at most 62 lanes of 64 bytes per 512 patterns:
-/// 7.75), and the block and split records (at most 192 bytes per 512 patterns): 24.2,
-/// rounded up to the 28 of the key sieve before it (whose sort groups took 4), so that
-/// no cap changed. The splits partition with the item lists' buffer (no more memory).
-/// The chunk tables are built one block at a time, in the fixed share below.
-pub(crate) const STORED_BYTES: u64 = 28;
+/// Per stored half-board of a piece: its pattern (8, which the splits reorder in
+/// place), the bit slices of its block (at most 62 lanes of 64 bytes per 512 patterns:
+/// 7.75), and the block and split records (at most 192 bytes per 512 patterns): 16.2,
+/// rounded up to 20. The splits partition with the item lists' buffer (no more
+/// memory). The chunk tables are built one block at a time, in the fixed share below.
+pub(crate) const STORED_BYTES: u64 = 20;
 /// Per item half-board of a piece: its pattern (8), and the lists of the splits'
 /// surviving items (at most one and a half times the items: 12).
 pub(crate) const ITEM_BYTES: u64 = 20;

@@ -31,7 +31,7 @@ const FLUSH_ITEMS: usize = 255 / (8 * HALVES);
 
 /// Prepares the blocks of `stored` (at most `2^30` patterns) for items like `sample`;
 /// `token` proves the features.
-pub(super) fn prepare(token: Avx2, stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
+pub(super) fn prepare(token: Avx2, stored: &mut [u64], sample: &[u64], prepared: &mut Prepared) {
     // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features `prepare_with_features` is compiled
     // with.
     unsafe { prepare_with_features(token, stored, sample, prepared) }
@@ -52,7 +52,7 @@ pub(super) fn count(
 
 /// The preparation, with hardware `pext`, compiled with the features.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-fn prepare_with_features(token: Avx2, stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
+fn prepare_with_features(token: Avx2, stored: &mut [u64], sample: &[u64], prepared: &mut Prepared) {
     let ops = portable_ops(|value, mask| pext(token, value, mask));
     prepared.prepare_stored(stored, sample, &ops);
 }

@@ -33,7 +33,7 @@ const OR3: i32 = 0xFE;
 /// `token` proves the features.
 pub(super) fn prepare(
     token: Avx512Popcnt,
-    stored: &[u64],
+    stored: &mut [u64],
     sample: &[u64],
     prepared: &mut Prepared,
 ) {
@@ -61,7 +61,7 @@ pub(super) fn count(
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
 fn prepare_with_features(
     token: Avx512Popcnt,
-    stored: &[u64],
+    stored: &mut [u64],
     sample: &[u64],
     prepared: &mut Prepared,
 ) {

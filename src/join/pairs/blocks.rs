@@ -87,8 +87,6 @@ impl Selection {
 /// Everything a counting loop needs.
 #[derive(Default)]
 pub(crate) struct Prepared {
-    /// The stored patterns, reordered by the splits.
-    pub(super) sorted: Vec<u64>,
     /// The evenly spaced sample of the items the splits are weighed with (tags
     /// removed).
     pub(super) item_sample: Vec<u64>,
@@ -193,13 +191,12 @@ impl BlockTables {
 }
 
 impl Prepared {
-    /// Makes room for the reordered copy and bit slices of up to `len` stored patterns
+    /// Makes room for the bit slices of up to `len` stored patterns
     /// (62 lanes a block at most), the survivor lists of up to `len` items, the samples
     /// and one block's chunk tables, or [`crate::error::Error::OutOfMemory`].
     pub(super) fn try_reserve(&mut self, len: usize) -> Result<(), crate::error::Error> {
         use crate::join::alloc::reserve;
         let during = "reserving the pair counter's buffers";
-        reserve(&mut self.sorted, len, during)?;
         self.filtered.try_reserve(len)?;
         self.reserve_item_sample()?;
         let blocks = len.div_ceil(BLOCK_SLOTS);

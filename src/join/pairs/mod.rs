@@ -135,17 +135,17 @@ impl PairScratch {
 /// If `stored` or `items` is longer than [`MAX_COUNT_LEN`].
 pub fn count(level: Level, stored: &[u64], items: &[u64], scratch: &mut PairScratch) -> PairCounts {
     let path = Path::at(level);
-    prepare(path, stored, items, scratch);
+    prepare(path, &mut stored.to_vec(), items, scratch);
     count_prepared(path, &mut items.to_vec(), scratch)
 }
 
 /// Prepares `stored` (at most [`MAX_COUNT_LEN`] patterns) in `scratch`, for counting
 /// items like `sample` against it ([`count_prepared`], as often as wanted) on the path
-/// `path`.
+/// `path`. It reorders `stored` (the blocks are built from it in place).
 ///
 /// # Panics
 /// If `stored` is longer than [`MAX_COUNT_LEN`].
-pub(crate) fn prepare(path: Path, stored: &[u64], sample: &[u64], scratch: &mut PairScratch) {
+pub(crate) fn prepare(path: Path, stored: &mut [u64], sample: &[u64], scratch: &mut PairScratch) {
     assert!(
         stored.len() <= MAX_COUNT_LEN,
         "a count takes at most 2^30 stored patterns"
@@ -358,7 +358,7 @@ mod tests {
             .map(|(i, p)| tagged(p, i % CLASS_COUNT))
             .collect();
         let mut scratch = PairScratch::default();
-        prepare(Path::Portable, &stored, &items, &mut scratch);
+        prepare(Path::Portable, &mut stored.clone(), &items, &mut scratch);
         let blocks = prepared_blocks(&scratch);
         assert_eq!(blocks, 5000usize.div_ceil(BLOCK_SLOTS));
         let whole = count_prepared(Path::Portable, &mut items.clone(), &mut scratch);
@@ -396,7 +396,7 @@ mod tests {
             .map(|p| tagged(p, 1))
             .collect();
         let mut scratch = PairScratch::default();
-        prepare(Path::Portable, &stored, &items, &mut scratch);
+        prepare(Path::Portable, &mut stored.clone(), &items, &mut scratch);
         assert_eq!(prepared_blocks(&scratch), 1);
         let whole = plain_count(&stored, &items);
         for stride in [1, 7] {
@@ -426,7 +426,7 @@ mod tests {
             .map(|c| u128::from(whole.per_class[c]) << c)
             .sum();
         let mut scratch = PairScratch::default();
-        prepare(Path::Portable, &patterns, &items, &mut scratch);
+        prepare(Path::Portable, &mut patterns.clone(), &items, &mut scratch);
         for piece in [7, 64, 1000] {
             let sum =
                 count_prepared_weighted(Path::Portable, &mut items.clone(), piece, &mut scratch);

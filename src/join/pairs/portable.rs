@@ -8,7 +8,7 @@ use super::{PairCounts, CLASS_COUNT};
 use crate::join::bits::extract_bits;
 
 /// Prepares the blocks of `stored` (at most `2^30` patterns) for items like `sample`.
-pub(super) fn prepare(stored: &[u64], sample: &[u64], prepared: &mut Prepared) {
+pub(super) fn prepare(stored: &mut [u64], sample: &[u64], prepared: &mut Prepared) {
     prepared.prepare_stored(stored, sample, &portable_ops(extract_bits));
 }
 

@@ -82,7 +82,8 @@ pub(super) fn portable_ops(pext: impl Fn(u64, u64) -> u64) -> impl SplitOps {
 
 impl Prepared {
     /// Builds the blocks of `stored` (at most `2^30` patterns), split for items like
-    /// `sample`, with the path's bit operations `ops`.
+    /// `sample`, with the path's bit operations `ops`. The splits reorder `stored` in
+    /// place (block after block), so no copy of it is held.
     ///
     /// The patterns are split in two again and again, each time by the bit that a
     /// model of the count says saves the most item visits: the side with the bit has
@@ -93,30 +94,31 @@ impl Prepared {
     /// more, that side keeps a whole number of blocks and the rest joins the other
     /// side. A side of at most [`BLOCK_SLOTS`] patterns is a block.
     #[inline(always)]
-    pub(super) fn prepare_stored(&mut self, stored: &[u64], sample: &[u64], ops: &impl SplitOps) {
+    pub(super) fn prepare_stored(
+        &mut self,
+        stored: &mut [u64],
+        sample: &[u64],
+        ops: &impl SplitOps,
+    ) {
         self.blocks.clear();
         self.slices.clear();
         self.splits.clear();
         self.selection = Selection::default();
         self.transposed.resize(64, Lane::default());
-        let mut sorted = std::mem::take(&mut self.sorted);
-        sorted.clear();
-        sorted.extend_from_slice(stored);
         let mut item_sample = std::mem::take(&mut self.item_sample);
         item_sample.clear();
         let wanted = (sample.len() / 64).clamp(ITEM_SAMPLE, MAX_ITEM_SAMPLE);
         let step = sample.len().div_ceil(wanted).max(1);
         item_sample.extend(sample.iter().step_by(step).map(|&item| item & PATTERN_MASK));
         self.items_per_sample = sample.len() as u64 / (item_sample.len() as u64).max(1);
-        let budget = sorted.len().div_ceil(BLOCK_SLOTS);
+        let budget = stored.len().div_ceil(BLOCK_SLOTS);
         // The item lists' buffer is free until the count: it serves the splits'
         // partitions (reserved for at least as many items as stored patterns).
         let mut spare = std::mem::take(&mut self.filtered.lists);
-        spare.resize(sorted.len() + FILTER_SLACK, 0);
-        self.split(&mut sorted, &mut spare, &mut item_sample, budget, 0, ops);
+        spare.resize(stored.len() + FILTER_SLACK, 0);
+        self.split(stored, &mut spare, &mut item_sample, budget, 0, ops);
         debug_assert!(self.blocks.len() <= budget);
         self.filtered.lists = spare;
-        self.sorted = sorted;
         self.item_sample = item_sample;
     }
 
@@ -320,8 +322,9 @@ mod tests {
         random_patterns(len, bits, seed, |bit| u64::from(bit % 7) + 1)
     }
 
-    /// The patterns of each block of `prepared`, from its reordered copy.
-    fn block_patterns(prepared: &Prepared) -> Vec<Vec<u64>> {
+    /// The patterns of each block of `prepared`, from `stored` as its preparation
+    /// reordered them.
+    fn block_patterns(prepared: &Prepared, stored: &[u64]) -> Vec<Vec<u64>> {
         let mut from = 0;
         prepared
             .blocks
@@ -329,7 +332,7 @@ mod tests {
             .map(|block| {
                 let len = BLOCK_SLOTS - block.padding.count_ones() as usize;
                 from += len;
-                prepared.sorted[from - len..from].to_vec()
+                stored[from - len..from].to_vec()
             })
             .collect()
     }
@@ -340,9 +343,10 @@ mod tests {
             let stored = patterns(len, bits, len as u64);
             let items = patterns(20_000, bits, 7);
             let mut prepared = Prepared::default();
-            prepared.prepare_stored(&stored, &items, &portable_ops(extract_bits));
+            let mut reordered = stored.clone();
+            prepared.prepare_stored(&mut reordered, &items, &portable_ops(extract_bits));
             assert_eq!(prepared.blocks.len(), len.div_ceil(BLOCK_SLOTS), "{len}");
-            let mut sorted = prepared.sorted.clone();
+            let mut sorted = reordered.clone();
             let mut original = stored.clone();
             sorted.sort_unstable();
             original.sort_unstable();
@@ -350,7 +354,7 @@ mod tests {
                 sorted, original,
                 "{len}: the patterns are reordered, not changed"
             );
-            let blocks = block_patterns(&prepared);
+            let blocks = block_patterns(&prepared, &reordered);
             for (block, patterns) in prepared.blocks.iter().zip(&blocks) {
                 let all = patterns.iter().fold(PATTERN_MASK, |acc, &p| acc & p);
                 assert_eq!(block.common, all);
@@ -382,7 +386,7 @@ mod tests {
         let stored = patterns(3_000, 30, 1);
         let items = patterns(100_000, 30, 2);
         let mut prepared = Prepared::default();
-        prepared.prepare_stored(&stored, &items, &portable_ops(extract_bits));
+        prepared.prepare_stored(&mut stored.clone(), &items, &portable_ops(extract_bits));
         assert!(!prepared.splits.is_empty());
         // The same patterns from the deepest split on: cut as they stand.
         let mut part = stored.clone();

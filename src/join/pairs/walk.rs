@@ -409,7 +409,7 @@ mod tests {
                 .map(|(i, v)| tagged(v, i % CLASS_COUNT))
                 .collect();
             let mut prepared = Prepared::default();
-            prepared.prepare_stored(&stored, &items, &portable_ops(extract_bits));
+            prepared.prepare_stored(&mut stored.clone(), &items, &portable_ops(extract_bits));
             assert!(!prepared.splits.is_empty());
             walk_gives_the_right_items(&prepared, &items);
             for stride in [2, 5] {

@@ -112,7 +112,7 @@ fn count_items(
         if !prepared {
             prepare(
                 tables.path,
-                scratch.stored.as_slice(),
+                scratch.stored.as_mut_slice(),
                 scratch.items.as_slice(),
                 &mut scratch.pairs,
             );

@@ -180,7 +180,7 @@ fn time_counts(
             let begun = CpuClock::start();
             prepare(
                 path,
-                scratch.stored.as_slice(),
+                scratch.stored.as_mut_slice(),
                 scratch.items.as_slice(),
                 &mut scratch.pairs,
             );

@@ -70,13 +70,15 @@ impl InnerParts {
         } else {
             (spec.anti_sum >> place.sum_shift, 0)
         };
-        let sums = self.sum[..list.len()].iter_mut();
-        let diffs = self.diff[..list.len()].iter_mut();
-        let patterns = self.pattern[..list.len()].iter_mut();
-        for (((entry, sum), diff), pattern) in list.iter().zip(sums).zip(diffs).zip(patterns) {
-            *sum = u64::from(entry.sum);
-            *diff = u64::from(entry.diff);
-            *pattern = layout.pattern(*sum << place.sum_shift, *diff << place.diff_shift);
+        let sums = &mut self.sum[..list.len()];
+        let diffs = &mut self.diff[..list.len()];
+        let patterns = &mut self.pattern[..list.len()];
+        let (sum_shift, diff_shift) = (place.sum_shift, place.diff_shift);
+        for k in 0..list.len() {
+            let (sum, diff) = (u64::from(list[k].sum), u64::from(list[k].diff));
+            sums[k] = sum;
+            diffs[k] = diff;
+            patterns[k] = layout.pattern(sum << sum_shift, diff << diff_shift);
         }
         self.sum[list.len()..padded].fill(0);
         self.diff[list.len()..padded].fill(0);

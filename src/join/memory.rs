@@ -89,8 +89,10 @@ const MEASURED_LONGEST_LIST: [(u32, u64); 7] = [
 
 /// The longest half-board list of one unit expected at board size `n`: measured up to
 /// n = 20, then extrapolated with a growth factor per two board sizes that rises by 0.7
-/// per step (measured: 4.0, 5.1, 5.8, about 7), times 1.5. An estimate: a longer list
-/// is cut into more pieces, so the memory bound does not depend on it.
+/// per step (measured: 4.0, 5.1, 5.8, about 7), times 1.5; an odd `n` takes the value
+/// of `n - 1` (its `ArmsWest` units' item lists run longer, up to 1.72 times measured).
+/// An estimate: a longer list is cut into more pieces, so the memory bound does not
+/// depend on it.
 pub(crate) fn longest_list_estimate(n: u32) -> u64 {
     let even = n & !1;
     if let Some(&(_, value)) = MEASURED_LONGEST_LIST.iter().find(|&&(m, _)| m >= even) {

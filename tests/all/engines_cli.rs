@@ -224,7 +224,7 @@ fn a_join_checkpoint_resumes_exactly() {
     let first = json(&["count", "14", "--checkpoint", path, "--json"]);
     assert_eq!(first["engine"], "join");
     let text = std::fs::read_to_string(path).unwrap();
-    assert!(text.starts_with("nqueens-checkpoint format=2 n=14 engine=join units=1"));
+    assert!(text.starts_with("nqueens-checkpoint format=2 n=14 engine=join units=2"));
     // Keep the header and a third of the records, as if the run had been killed.
     let lines: Vec<&str> = text.lines().collect();
     let kept = lines[..=(lines.len() - 1) / 3].join("\n") + "\n";

@@ -1,5 +1,5 @@
 //! `merge` at the frontier: a complete, sealed set of 1,000 synthetic shard reports of
-//! the join engine's 65,005,798 units at n = 27 (made-up but possible sums that add up
+//! the join engine's 18,203,098 units at n = 27 (made-up but possible sums that add up
 //! to the published total) merges in seconds and matches; a set mixing two versions of
 //! the unit list is refused; a set whose total is wrong prints it and exits 1 naming
 //! both values.
@@ -11,7 +11,7 @@ use nqueens::{Engine, Shard, ShardReport, Symmetry};
 use predicates::prelude::*;
 
 /// The units of the join engine at n = 27.
-const UNITS_27: usize = 65_005_798;
+const UNITS_27: usize = 18_203_098;
 
 /// The published total and rotation-fixed counts of n = 27.
 const TOTAL_27: u128 = 234_907_967_154_122_528;
@@ -24,7 +24,7 @@ fn report(shard: usize, shards: usize, total: u128) -> ShardReport {
     ShardReport {
         n: 27,
         engine: Some(Engine::Join),
-        units: Some(1),
+        units: Some(2),
         symmetry: Symmetry::Full,
         split_depth: None,
         placements: String::new(),
@@ -93,7 +93,7 @@ fn a_complete_set_of_n_27_merges_in_seconds() {
     assert!(text.contains(&format!("\"total\":{TOTAL_27}")), "{text}");
     assert!(text.contains("\"unique\":29363495934315694"), "{text}");
     assert_eq!(merged["tasks"], UNITS_27);
-    assert_eq!(merged["units"], 1);
+    assert_eq!(merged["units"], 2);
     assert_eq!(merged["published"], "match");
 }
 
@@ -101,16 +101,16 @@ fn a_complete_set_of_n_27_merges_in_seconds() {
 fn a_set_mixing_unit_lists_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let mut reports: Vec<_> = (0..1000).map(|i| report(i, 1000, TOTAL_27)).collect();
-    reports[500].units = Some(2);
+    reports[500].units = Some(3);
     reports[500] = reports[500].clone().sealed();
     let files = write_set(dir.path(), &reports);
     merge(&files)
         .code(2)
         .stdout("")
         .stderr(predicate::str::contains(
-            "part5.json:1 was counted with version 2 of the join engine's unit list and ",
+            "part5.json:1 was counted with version 3 of the join engine's unit list and ",
         ))
-        .stderr(predicate::str::contains("part0.json:1 with version 1: "));
+        .stderr(predicate::str::contains("part0.json:1 with version 2: "));
 }
 
 #[test]

@@ -43,6 +43,19 @@ pub(super) fn prepare(
     unsafe { prepare_with_features(token, stored, sample, prepared) }
 }
 
+/// Moves the entries of `values` with no bit of `mask` to the front, with `spare`
+/// (see [`partition`]), and gives their number; `token` proves the features.
+pub(super) fn keep_without(
+    token: Avx512Popcnt,
+    values: &mut [u64],
+    spare: &mut [u64],
+    mask: u64,
+) -> usize {
+    // SAFETY: `token` proves AVX-512F, AVX-512BW, AVX-512VPOPCNTDQ, BMI2 and POPCNT
+    // (`Avx512::popcnt`), the features `partition` is compiled with.
+    unsafe { partition(token, values, spare, mask, false) }
+}
+
 /// Counts the disjoint pairs of the tagged `items` (at most `2^30`; sorted by class on
 /// the way) and the prepared blocks; `token` proves the features.
 pub(super) fn count(

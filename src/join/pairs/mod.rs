@@ -167,6 +167,27 @@ pub(crate) fn prepare(path: Path, stored: &mut [u64], sample: &[u64], scratch: &
     }
 }
 
+/// Moves the tagged `items` with no bit of `guard` to the front (in some order) and
+/// gives their number: the items a group of stored patterns meets (a `guard` of 0 keeps
+/// them all, in place). The count's item lists, free between counts, are its spare
+/// room; it partitions on the path's vectors.
+pub(crate) fn keep_without(
+    path: Path,
+    items: &mut [u64],
+    guard: u64,
+    scratch: &mut PairScratch,
+) -> usize {
+    if guard == 0 {
+        return items.len();
+    }
+    let spare = scratch.prepared.spare_items(items.len());
+    match path {
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx512(token) => avx512::keep_without(token, items, spare, guard),
+        _ => split::partition_by_mask(items, spare, guard, false),
+    }
+}
+
 /// Counts, per weight class of the tagged `items` (at most [`MAX_COUNT_LEN`]), their
 /// pairs with no common bit with the stored patterns last prepared in `scratch`, on the
 /// path `path` (the one they were prepared on).

@@ -89,6 +89,13 @@ impl Prepared {
         partition_classes(items, spare, &partition)
     }
 
+    /// Spare room for `len` items and [`FILTER_SLACK`]: the item lists, free between
+    /// counts (reserved for the longest item list).
+    pub(super) fn spare_items(&mut self, len: usize) -> &mut [u64] {
+        grow_to(&mut self.filtered.lists, len + FILTER_SLACK);
+        &mut self.filtered.lists
+    }
+
     /// Walks the selected blocks in order and gives `visit(block, class, items)` the
     /// items of each class that share no bit with the block's common bits, in chunks
     /// of at most [`FILTER_CHUNK`]. `items` (at most `2^30`) are sorted by class, class

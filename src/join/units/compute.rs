@@ -8,12 +8,12 @@
 //! (the usual case) that is one piece a side.
 
 use super::list::UnitKind;
-use super::sides::{self, StoredHalf};
+use super::sides::{self, Sides};
 use super::{Tables, UnitOutcome};
 use crate::join::halves::{generate, Cells, HalfBoards, HalfCursor, HalfSpec, Piece};
 use crate::join::memory::Caps;
 use crate::join::pairs::{
-    count_prepared_weighted, prepare, PairScratch, WeightedPairs, MAX_COUNT_LEN,
+    count_prepared_weighted, keep_without, prepare, PairScratch, WeightedPairs, MAX_COUNT_LEN,
 };
 
 /// The buffers of one unit, reused by the next unit on the same worker.
@@ -51,35 +51,40 @@ impl UnitScratch {
 /// Computes unit `kind` from the shared tables.
 pub(crate) fn run(tables: &Tables, kind: UnitKind, scratch: &mut UnitScratch) -> UnitOutcome {
     let sides = sides::of(tables, kind);
-    join(tables, &sides.stored, &sides.items, scratch)
+    join(tables, &sides, scratch)
 }
 
-/// Joins the stored halves `stored` with the item half `items`, piece by piece.
-pub(super) fn join(
-    tables: &Tables,
-    stored: &[StoredHalf],
-    items: &HalfSpec,
-    scratch: &mut UnitScratch,
-) -> UnitOutcome {
+/// Joins each group of stored halves of `sides` with the items it meets, piece by
+/// piece. When the items come in one piece, they are generated once for the whole
+/// unit (every group and every stored piece).
+pub(super) fn join(tables: &Tables, sides: &Sides, scratch: &mut UnitScratch) -> UnitOutcome {
     let mut sum = WeightedPairs::default();
-    let (mut half, mut cursor) = (0, HalfCursor::default());
-    while half < stored.len() {
-        scratch.stored.clear();
+    let mut items_whole = false;
+    for group in &sides.groups {
+        let stored = &group.stored;
+        let (mut half, mut cursor) = (0, HalfCursor::default());
         while half < stored.len() {
-            let (spec, guard) = &stored[half];
-            let from = scratch.stored.len();
-            let piece = tables.piece(spec, tables.caps.stored);
-            generate(tables.path, &piece, &mut cursor, &mut scratch.stored);
-            if *guard != 0 {
-                scratch.stored.or_from(from, *guard);
+            scratch.stored.clear();
+            while half < stored.len() {
+                let (spec, guard) = &stored[half];
+                let from = scratch.stored.len();
+                let piece = tables.piece(spec, tables.caps.stored);
+                generate(tables.path, &piece, &mut cursor, &mut scratch.stored);
+                if *guard != 0 {
+                    scratch.stored.or_from(from, *guard);
+                }
+                if !cursor.is_done() {
+                    break;
+                }
+                (half, cursor) = (half + 1, HalfCursor::default());
             }
-            if !cursor.is_done() {
-                break;
+            if scratch.stored.len() > 0 {
+                let items = GroupItems {
+                    spec: &sides.items,
+                    guard: group.item_guard,
+                };
+                items_whole = count_items(tables, &items, items_whole, scratch, &mut sum);
             }
-            (half, cursor) = (half + 1, HalfCursor::default());
-        }
-        if scratch.stored.len() > 0 {
-            count_items(tables, items, scratch, &mut sum);
         }
     }
     #[cfg(test)]
@@ -90,47 +95,107 @@ pub(super) fn join(
     }
 }
 
-/// Counts the item half `items`, piece by piece, against the stored piece in
-/// `scratch`, into `sum`.
+/// The items a group of stored halves meets: those of `spec` without a bit of `guard`.
+pub(super) struct GroupItems<'a> {
+    /// The item half.
+    pub(super) spec: &'a HalfSpec,
+    /// The pattern bits that leave an item out (0: none).
+    pub(super) guard: u64,
+}
+
+/// Counts `items`, piece by piece, against the stored piece in `scratch`, into `sum`;
+/// when `whole`, `scratch.items` already holds every item (in some order), and they
+/// are not generated again. Gives whether `scratch.items` then holds every item.
 fn count_items(
     tables: &Tables,
-    items: &HalfSpec,
+    items: &GroupItems<'_>,
+    whole: bool,
     scratch: &mut UnitScratch,
     sum: &mut WeightedPairs,
-) {
+) -> bool {
+    if whole {
+        count_piece(tables, items.guard, scratch, sum);
+        return true;
+    }
     let mut cursor = HalfCursor::default();
+    let mut pieces = 0;
     let mut prepared = false;
     while !cursor.is_done() {
         scratch.items.clear();
-        let piece = tables.piece(items, tables.caps.items);
+        let piece = tables.piece(items.spec, tables.caps.items);
         generate(tables.path, &piece, &mut cursor, &mut scratch.items);
-        if scratch.items.len() == 0 {
-            continue;
-        }
+        pieces += 1;
         #[cfg(test)]
         note_longest(scratch);
+        let kept = keep_without(
+            tables.path,
+            scratch.items.as_mut_slice(),
+            items.guard,
+            &mut scratch.pairs,
+        );
+        if kept == 0 {
+            continue;
+        }
         if !prepared {
+            let (stored, items) = (&mut scratch.stored, &scratch.items);
             prepare(
                 tables.path,
-                scratch.stored.as_mut_slice(),
-                scratch.items.as_slice(),
+                stored.as_mut_slice(),
+                &items.as_slice()[..kept],
                 &mut scratch.pairs,
             );
             prepared = true;
         }
-        let counts = count_prepared_weighted(
-            tables.path,
-            scratch.items.as_mut_slice(),
-            MAX_COUNT_LEN,
+        add_count(
+            tables,
+            &mut scratch.items.as_mut_slice()[..kept],
             &mut scratch.pairs,
+            sum,
         );
-        // Each sum stays below 2^126 (see `WeightedPairs::add`).
-        sum.weighted = sum
-            .weighted
-            .checked_add(counts.weighted)
-            .expect("below 2^126");
-        sum.pairs = sum.pairs.checked_add(counts.pairs).expect("below 2^126");
     }
+    pieces == 1
+}
+
+/// Counts the items of `scratch.items` without a bit of `guard` against the stored
+/// piece in `scratch`, into `sum`.
+fn count_piece(tables: &Tables, guard: u64, scratch: &mut UnitScratch, sum: &mut WeightedPairs) {
+    let kept = keep_without(
+        tables.path,
+        scratch.items.as_mut_slice(),
+        guard,
+        &mut scratch.pairs,
+    );
+    if kept == 0 {
+        return;
+    }
+    prepare(
+        tables.path,
+        scratch.stored.as_mut_slice(),
+        &scratch.items.as_slice()[..kept],
+        &mut scratch.pairs,
+    );
+    add_count(
+        tables,
+        &mut scratch.items.as_mut_slice()[..kept],
+        &mut scratch.pairs,
+        sum,
+    );
+}
+
+/// Counts `items` against the prepared stored piece, into `sum`.
+fn add_count(
+    tables: &Tables,
+    items: &mut [u64],
+    pairs: &mut crate::join::pairs::PairScratch,
+    sum: &mut WeightedPairs,
+) {
+    let counts = count_prepared_weighted(tables.path, items, MAX_COUNT_LEN, pairs);
+    // Each sum stays below 2^126 (see `WeightedPairs::add`).
+    sum.weighted = sum
+        .weighted
+        .checked_add(counts.weighted)
+        .expect("below 2^126");
+    sum.pairs = sum.pairs.checked_add(counts.pairs).expect("below 2^126");
 }
 
 impl Tables {

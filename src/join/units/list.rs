@@ -4,14 +4,19 @@
 //! - [`UnitKind::Rows`] (even `n`, and the centre start of odd `n`): one east row set
 //!   `E`. Only the `E` whose weight can be non-zero are listed (`ns(E) > 0`; for the
 //!   centre also `ew(E) > 0`; see `join::weights`).
-//! - [`UnitKind::ArmsRow`] (odd `n`): the middle-column queen at `(row, h)` and the
-//!   west row set `W`; the unit covers every column `h < col < row` of the middle-row
-//!   queen, so the west half-boards of `W` are generated once for all of them.
+//! - [`UnitKind::ArmsWest`] (odd `n`): the west row set `W`; the unit covers every
+//!   middle-column queen `(row, h)` with `h + 2 <= row < 2h` outside `W`, and for each
+//!   every column `h < col < row` of the middle-row queen, so the west half-boards of
+//!   `W` are generated once for all of them;
+//! - [`UnitKind::ArmsRow`] (odd `n`): the middle-column queen at `(2h, h)` and the
+//!   west row set `W`; the unit covers every column `h < col < 2h` of the middle-row
+//!   queen. (That queen's difference diagonal meets no east queen, so its west
+//!   half-boards differ from those of the other rows.)
 //!
-//! Units come segment by segment (even `n`: one; odd `n`: the centre, then
-//! `row = h + 2 ..= 2h`), and within a segment by the colex rank of the row set among
-//! the subsets of the free rows. The centre's and even `n`'s row sets are stored (8
-//! bytes each); an `ArmsRow` unit's row set is unranked on demand.
+//! Units come segment by segment (even `n`: one; odd `n`: the centre, then the
+//! `ArmsWest` units, then the `ArmsRow` ones), and within a segment by the colex rank
+//! of the row set among the subsets of the free rows. The centre's and even `n`'s row
+//! sets are stored (8 bytes each); an arms unit's row set is unranked on demand.
 
 use crate::join::bits::{binomial, colex_unrank, deposit_bits, next_same_popcount};
 use crate::join::layout::Layout;
@@ -27,8 +32,17 @@ pub(crate) enum UnitKind {
         /// The rows whose queen is in the east half (bit `r` for row `r`).
         east_rows: u64,
     },
-    /// Odd `n`: the middle-column queen at `(row, h)`, the west row set `west_rows`,
-    /// every middle-row queen column `h < col < row`.
+    /// Odd `n`: the west row set `west_rows` (all but the middle row may be in it),
+    /// with the middle-column queen in every row `h + 2 <= row < 2h` outside it, and
+    /// for each such row the middle-row queen in every column `h < col < row`. Those
+    /// rows' diagonals lie in the cross window, so one item list serves them all.
+    ArmsWest {
+        /// The rows whose queen is in the west half.
+        west_rows: u64,
+    },
+    /// Odd `n`: the middle-column queen at `(row, h)` (`row = 2h`, whose difference
+    /// diagonal meets no east queen), the west row set `west_rows`, every middle-row
+    /// queen column `h < col < row`.
     ArmsRow {
         /// The row of the middle-column queen.
         row: u32,
@@ -45,6 +59,14 @@ enum RowSets {
         start: Start,
         /// The row sets, in colex order.
         east_rows: Vec<u64>,
+    },
+    /// Every `size`-subset of `free_rows`, in colex order, as the west rows of
+    /// [`UnitKind::ArmsWest`] units.
+    ArmsWest {
+        /// The rows without a placed queen (all but the middle row).
+        free_rows: u64,
+        /// The number of west queens.
+        size: u32,
     },
     /// Every `size`-subset of `free_rows`, in colex order, as the west rows.
     ArmsRow {
@@ -87,14 +109,18 @@ impl UnitList {
         } else {
             list.push_listed(layout, Start::Center);
             let h = layout.half;
-            for row in h + 2..=2 * h {
-                let free_rows = layout.all_rows() & !(1u64 << h) & !(1u64 << row);
-                list.push(RowSets::ArmsRow {
-                    row,
-                    free_rows,
+            if h + 2 < 2 * h {
+                list.push(RowSets::ArmsWest {
+                    free_rows: layout.all_rows() & !(1u64 << h),
                     size: h,
                 });
             }
+            let row = 2 * h;
+            list.push(RowSets::ArmsRow {
+                row,
+                free_rows: layout.all_rows() & !(1u64 << h) & !(1u64 << row),
+                size: h,
+            });
         }
         list
     }
@@ -126,7 +152,8 @@ impl UnitList {
     fn push(&mut self, sets: RowSets) {
         let count = match &sets {
             RowSets::Listed { east_rows, .. } => east_rows.len(),
-            RowSets::ArmsRow {
+            RowSets::ArmsWest { free_rows, size }
+            | RowSets::ArmsRow {
                 free_rows, size, ..
             } => usize::try_from(binomial(free_rows.count_ones(), *size))
                 .expect("at most C(29, 15) < 2^27 units in a segment"),
@@ -161,6 +188,9 @@ impl UnitList {
                 start: *start,
                 east_rows: east_rows[offset],
             },
+            RowSets::ArmsWest { free_rows, size } => UnitKind::ArmsWest {
+                west_rows: deposit_bits(colex_unrank(offset as u64, *size), *free_rows),
+            },
             RowSets::ArmsRow {
                 row,
                 free_rows,
@@ -183,7 +213,7 @@ pub(crate) fn list_bytes(n: u32) -> u64 {
 
 /// The most units board size `n` (`MIN_N..=MAX_N`) can have, from the segments of
 /// [`UnitList::new`]: the listed row sets (at most those with `E <= rev(E)`, as in
-/// [`list_bytes`]) and, for odd `n`, every `ArmsRow` segment exactly.
+/// [`list_bytes`]) and, for odd `n`, the arms segments exactly.
 pub(crate) fn max_len(n: u32) -> u64 {
     let free = n - n % 2;
     let listed = binomial(free, free / 2) / 2 + (1 << (n / 2));
@@ -191,8 +221,11 @@ pub(crate) fn max_len(n: u32) -> u64 {
         return listed;
     }
     let h = n / 2;
-    // Rows h + 2 ..= 2h, each with the subsets of size h of the 2h - 1 other free rows.
-    listed + u64::from(h - 1) * binomial(2 * h - 1, h)
+    // `ArmsWest`: the subsets of size h of the 2h rows but the middle one (when there
+    // is a row h + 2 <= row < 2h); `ArmsRow`: those of the 2h - 1 rows but the middle
+    // one and row 2h.
+    let west = if h + 2 < 2 * h { binomial(2 * h, h) } else { 0 };
+    listed + west + binomial(2 * h - 1, h)
 }
 
 #[cfg(test)]
@@ -209,8 +242,10 @@ mod tests {
                 max_len(n)
             );
         }
-        // The unit counts of the largest runs (README): n = 25 and 27.
-        assert!(max_len(25) >= 15_500_000 && max_len(27) >= 65_005_798);
+        for n in [19u32, 21, 23] {
+            let len = UnitList::new(&Layout::new(n)).len() as u64;
+            assert!(len <= max_len(n), "n = {n}: {len} units");
+        }
     }
 
     #[test]
@@ -226,7 +261,9 @@ mod tests {
             }
             let listed = match &a.segments[0].sets {
                 RowSets::Listed { east_rows, .. } => east_rows.len() as u64 * 8,
-                RowSets::ArmsRow { .. } => unreachable!("the first segment is listed"),
+                RowSets::ArmsWest { .. } | RowSets::ArmsRow { .. } => {
+                    unreachable!("the first segment is listed")
+                }
             };
             assert!(listed <= list_bytes(n), "n = {n}");
         }

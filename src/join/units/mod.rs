@@ -184,8 +184,9 @@ impl JoinPlan {
     }
 
     /// The cost class of unit `index`: the number of north rows of its east row set
-    /// (even boards and the centre start, each its own range), or for an arms unit its
-    /// middle-column queen's row and the number of north rows of its west row set.
+    /// (even boards and the centre start, each its own range), or for an arms unit the
+    /// number of its middle-column queen rows (`ArmsWest`; `ArmsRow` after them) and
+    /// the number of north rows of its west row set.
     /// Units of one class have lists of about one length.
     pub(crate) fn unit_class(&self, index: usize) -> u32 {
         let layout = &self.tables.layout;
@@ -197,8 +198,15 @@ impl JoinPlan {
                 east_rows,
             } => h + 1 + north(east_rows),
             UnitKind::Rows { east_rows, .. } => north(east_rows),
-            UnitKind::ArmsRow { row, west_rows } => {
-                2 * (h + 1) + (row - (h + 2)) * (h + 1) + north(west_rows)
+            UnitKind::ArmsWest { west_rows } => {
+                let rows = (h + 2..2 * h)
+                    .filter(|row| west_rows >> row & 1 == 0)
+                    .count();
+                let rows = u32::try_from(rows).expect("fewer than h rows");
+                2 * (h + 1) + rows * (h + 1) + north(west_rows)
+            }
+            UnitKind::ArmsRow { west_rows, .. } => {
+                2 * (h + 1) + (h - 1) * (h + 1) + north(west_rows)
             }
         }
     }

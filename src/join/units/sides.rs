@@ -1,7 +1,9 @@
 //! The two sides of a unit (see `join::weights` for the starts and weights): the
-//! *stored* side, its east half-boards (for an odd board's arms unit, those of every
-//! middle-row column, each with its guard), and the *item* side, its west
-//! half-boards, tagged with their weights.
+//! *stored* side, its east half-boards in one or more groups (for an odd board's arms
+//! units, those of every middle-row column, each with its guard, and a group for each
+//! middle-column row), and the *item* side, its west half-boards, tagged with their
+//! weights: one list for every group, each group counting those without its item
+//! guard.
 
 use super::list::UnitKind;
 use super::Tables;
@@ -12,10 +14,18 @@ use crate::join::weights::{west_weight, Start, StartShape};
 /// One stored half: its spec and the guard added (OR) to its patterns.
 pub(super) type StoredHalf = (HalfSpec, u64);
 
-/// A unit's two sides.
-pub(super) struct Sides {
+/// A group of a unit's stored halves, and the items it meets.
+pub(super) struct Group {
     /// The stored halves, in order.
     pub(super) stored: Vec<StoredHalf>,
+    /// The pattern bits that exclude an item from the group's counts (0: none).
+    pub(super) item_guard: u64,
+}
+
+/// A unit's two sides.
+pub(super) struct Sides {
+    /// The groups of stored halves.
+    pub(super) groups: Vec<Group>,
     /// The item half.
     pub(super) items: HalfSpec,
 }
@@ -24,6 +34,7 @@ pub(super) struct Sides {
 pub(super) fn of(tables: &Tables, kind: UnitKind) -> Sides {
     match kind {
         UnitKind::Rows { start, east_rows } => rows(tables, start, east_rows),
+        UnitKind::ArmsWest { west_rows } => arms_west(tables, west_rows),
         UnitKind::ArmsRow { row, west_rows } => arms_row(tables, row, west_rows),
     }
 }
@@ -97,7 +108,10 @@ fn rows(tables: &Tables, start: Start, east_rows: u64) -> Sides {
         keep,
     };
     Sides {
-        stored: vec![(east, 0)],
+        groups: vec![Group {
+            stored: vec![(east, 0)],
+            item_guard: 0,
+        }],
         items: west,
     }
 }
@@ -121,10 +135,23 @@ fn arms_row(tables: &Tables, row: u32, west_rows: u64) -> Sides {
         tags: [tagged(0, 3); 4],
         keep: [true; 4],
     };
-    // Every column's east half-boards, each with its guard, are stored together and
-    // joined in one count: a pair counts for a column exactly when the west half-board
-    // avoids both that column's east half-board and its guard.
-    let stored: Vec<StoredHalf> = (h + 1..row)
+    Sides {
+        groups: vec![Group {
+            stored: middle_row_halves(tables, row, west_rows),
+            item_guard: 0,
+        }],
+        items: west,
+    }
+}
+
+/// The east halves of the arms start with the middle-column queen at `(row, h)`, for
+/// every column `h < col < row` of the middle-row queen, each with its guard: stored
+/// together and joined in one count, a pair counts for a column exactly when the west
+/// half-board avoids both that column's east half-board and its guard.
+fn middle_row_halves(tables: &Tables, row: u32, west_rows: u64) -> Vec<StoredHalf> {
+    let layout = &tables.layout;
+    let h = layout.half;
+    (h + 1..row)
         .map(|col| {
             let shape = StartShape::new(layout, Start::Arms { col, row });
             let east_rows = shape.free_rows & !west_rows;
@@ -137,9 +164,44 @@ fn arms_row(tables: &Tables, row: u32, west_rows: u64) -> Sides {
             debug_assert_eq!(guard.count_ones(), 2);
             (east_spec(tables, &shape, east_rows), guard)
         })
+        .collect()
+}
+
+/// The sides of an `ArmsWest` unit: the west rows fixed, a group for every
+/// middle-column queen row `h + 2 <= row < 2h` outside them (each with every middle-row
+/// queen column `h < col < row`), weight 8. The west half-boards are generated once,
+/// free of any middle-column queen: both diagonals of `(row, h)` lie in the cross
+/// window for such a row (each reaches a west quadrant square, `(row + 1, h - 1)` or
+/// `(row - 1, h - 1)`, and an east one, `(row - 1, h + 1)` or `(row + 1, h + 1)`), so
+/// the group's item guard leaves out exactly the west half-boards that queen attacks.
+fn arms_west(tables: &Tables, west_rows: u64) -> Sides {
+    let layout = &tables.layout;
+    let h = layout.half;
+    let west = HalfSpec {
+        rows: west_rows,
+        columns: layout.west_columns(),
+        col0: 0,
+        blocked_sum: 0,
+        blocked_diff: 0,
+        main_diff: 0,
+        anti_sum: 0,
+        tags: [tagged(0, 3); 4],
+        keep: [true; 4],
+    };
+    let groups = (h + 2..2 * h)
+        .filter(|row| west_rows >> row & 1 == 0)
+        .map(|row| {
+            let (row_queen_sum, row_queen_diff) = layout.diagonals_of(row, h);
+            let item_guard = layout.pattern(row_queen_sum, row_queen_diff);
+            debug_assert_eq!(item_guard.count_ones(), 2);
+            Group {
+                stored: middle_row_halves(tables, row, west_rows),
+                item_guard,
+            }
+        })
         .collect();
     Sides {
-        stored,
+        groups,
         items: west,
     }
 }

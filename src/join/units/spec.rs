@@ -8,9 +8,12 @@
 //!   it has none there.
 //! - Odd `n`, the centre start: the queen at `(h, h)`, the rows of `E` east, the others
 //!   west, weight `ns(E) * ew(E)`.
-//! - Odd `n`, an arms unit: the middle-column queen at `(row, h)`, the rows of `W`
-//!   west, the others east, and one term per column `h < col < row` of the middle-row
-//!   queen, weight 8.
+//! - Odd `n`, an `ArmsRow` unit: the middle-column queen at `(row, h)`, the rows of
+//!   `W` west, the others east, and one term per column `h < col < row` of the
+//!   middle-row queen, weight 8.
+//! - Odd `n`, an `ArmsWest` unit: the rows of `W` west; one term per middle-column
+//!   queen row `h + 2 <= row < 2h` outside `W` and column `h < col < row` of the
+//!   middle-row queen, with the other rows east, weight 8.
 
 use super::list::{UnitKind, UnitList};
 use crate::engine::spec::{rows_in_words, Term, UnitSpec, Units, Weighing};
@@ -101,6 +104,33 @@ impl Units for JoinUnits {
                     Start::Empty | Start::Arms { .. } => "east rows",
                 };
                 (vec![term], format!("{what} {}", rows_in_words(east_rows)))
+            }
+            UnitKind::ArmsWest { west_rows } => {
+                let terms = (h + 2..2 * h)
+                    .filter(|row| west_rows >> row & 1 == 0)
+                    .flat_map(|row| (h + 1..row).map(move |col| (row, col)))
+                    .map(|(row, col)| {
+                        let free_rows = layout.all_rows() & !(1 << h) & !(1 << row);
+                        Term {
+                            constraints: self.constraints(
+                                west_rows,
+                                free_rows & !west_rows,
+                                |_| !0,
+                                &[(h, col), (row, h)],
+                            ),
+                            weighing: Weighing::Each(8),
+                        }
+                    })
+                    .collect();
+                let description = format!(
+                    "west rows {}, the middle-column queen in every other row from {} to \
+                     {}, and for each the middle-row queen in columns {} to one before its row",
+                    rows_in_words(west_rows),
+                    h + 2,
+                    2 * h - 1,
+                    h + 1
+                );
+                (terms, description)
             }
             UnitKind::ArmsRow { row, west_rows } => {
                 let free_rows = layout.all_rows() & !(1 << h) & !(1 << row);

@@ -77,6 +77,18 @@ fn expected_count(n: usize, kind: UnitKind, all: &[Vec<usize>]) -> u128 {
                 let (ns, ew) = StartShape::new(&layout, Start::Center).row_weights(n32, e);
                 ns * ew
             }
+            UnitKind::ArmsWest { west_rows: w } => {
+                let row = (0..n)
+                    .find(|&r| s[r] == h)
+                    .expect("a queen in every column");
+                let counted =
+                    west_rows == w && row >= h + 2 && row < 2 * h && s[h] > h && s[h] < row;
+                if counted {
+                    8
+                } else {
+                    0
+                }
+            }
             UnitKind::ArmsRow { row, west_rows: w } => {
                 let row = row as usize;
                 let counted = s[row] == h && west_rows == w && s[h] > h && s[h] < row;
@@ -179,7 +191,12 @@ fn the_longest_lists_are_as_the_memory_model_expects() {
         for index in 0..plan.len() {
             compute::run(&plan.tables, plan.units.unit(index), &mut scratch);
         }
-        let expected = longest_list_estimate(u32::try_from(n).unwrap());
+        // Odd boards take their even neighbour's estimate, and their `ArmsWest` units'
+        // west lists, free of the middle-column queen, are longer (measured: up to
+        // 1.72 times up to n = 17); the longest come in pieces where the estimate
+        // sets the cap.
+        let estimate = longest_list_estimate(u32::try_from(n).unwrap());
+        let expected = if n % 2 == 1 { 2 * estimate } else { estimate };
         let longest = scratch.longest_list as u64;
         assert!(
             longest <= expected,

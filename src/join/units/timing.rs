@@ -17,7 +17,7 @@ use super::sides;
 use super::Tables;
 use crate::engine::interface::TimedUnit;
 use crate::join::halves::{generate, HalfCursor};
-use crate::join::pairs::{count_sample, prepare, prepared_blocks, BlockClock};
+use crate::join::pairs::{count_sample, keep_without, prepare, prepared_blocks, BlockClock};
 use crate::sampling::cpu_clock::CpuClock;
 
 /// The pairs (item x stored slot) a timed unit counts: about a second's work.
@@ -27,7 +27,7 @@ pub(crate) const TARGET_PAIRS: u64 = 20_000_000_000;
 const MIN_SAMPLED_BLOCKS: usize = 4;
 
 /// The measured, or scaled-up, time and work of unit `kind`, counting about
-/// `target_pairs` pairs ([`TARGET_PAIRS`] in use).
+/// `target_pairs` pairs ([`TARGET_PAIRS`] in use), shared evenly by its groups.
 #[allow(
     clippy::cast_precision_loss,
     reason = "an estimate: the nearest f64 of counts and lengths is all it needs"
@@ -39,30 +39,44 @@ pub(super) fn time(
     target_pairs: u64,
 ) -> TimedUnit {
     let sides = sides::of(tables, kind);
-    let stored = time_stored(tables, &sides, scratch);
-    let first_len = scratch.stored.len();
-    if first_len == 0 {
-        return TimedUnit {
-            seconds: stored.seconds,
-            work: 0.0,
-            whole: true,
+    let (items_seconds, items_len, items_pieces) = time_items(tables, &sides, scratch);
+    let mut unit = TimedUnit {
+        seconds: items_seconds,
+        work: 0.0,
+        whole: true,
+    };
+    let groups = u64::try_from(sides.groups.len().max(1)).unwrap_or(u64::MAX);
+    for group in &sides.groups {
+        let stored = time_stored(tables, group, scratch);
+        unit.seconds += stored.seconds;
+        let first_len = scratch.stored.len();
+        if first_len == 0 {
+            continue;
+        }
+        // The group's items counted against every `step`-th block of its first stored
+        // piece.
+        let counted = time_counts(tables, &sides, group.item_guard, scratch, {
+            let target = (target_pairs / groups).max(1);
+            let pairs = items_len as u64 * first_len as u64;
+            usize::try_from(pairs.div_ceil(target).max(1)).unwrap_or(usize::MAX)
+        });
+        let pieces = stored.pieces as f64;
+        // Items in one piece are generated once for the unit (above); in more, again
+        // for every stored piece.
+        let items_again = if items_pieces == 1 {
+            0.0
+        } else {
+            items_seconds
         };
+        let per_piece = counted.prepare_seconds + items_again + counted.count_seconds;
+        unit.seconds += pieces * per_piece;
+        unit.work += counted.pairs * stored.len as f64 / first_len as f64;
+        unit.whole &= counted.whole && stored.pieces == 1;
     }
-    let (items_seconds, items_len) = time_items(tables, &sides, scratch);
-    // The items counted against every `step`-th block of the first stored piece.
-    let pairs = items_len as u64 * first_len as u64;
-    let step = usize::try_from(pairs.div_ceil(target_pairs.max(1)).max(1)).unwrap_or(usize::MAX);
-    let counted = time_counts(tables, &sides, scratch, step);
-    let pieces = stored.pieces as f64;
-    let per_piece = counted.prepare_seconds + items_seconds + counted.count_seconds;
-    TimedUnit {
-        seconds: stored.seconds + pieces * per_piece,
-        work: counted.pairs * stored.len as f64 / first_len as f64,
-        whole: counted.whole && stored.pieces == 1,
-    }
+    unit
 }
 
-/// The stored side of a unit, generated whole.
+/// The stored side of a group, generated whole.
 struct StoredSide {
     /// Its time.
     seconds: f64,
@@ -72,22 +86,23 @@ struct StoredSide {
     len: usize,
 }
 
-/// Generates the stored side whole: its first piece kept in `scratch.stored`, the
-/// others generated into the item buffer and dropped.
-fn time_stored(tables: &Tables, sides: &sides::Sides, scratch: &mut UnitScratch) -> StoredSide {
+/// Generates the stored side of `group` whole: its first piece kept in
+/// `scratch.stored`, the others generated into the item buffer and dropped.
+fn time_stored(tables: &Tables, group: &sides::Group, scratch: &mut UnitScratch) -> StoredSide {
     let path = tables.path;
     let begun = CpuClock::start();
     let (mut pieces, mut len) = (0u64, 0usize);
     let (mut half, mut cursor) = (0, HalfCursor::default());
-    while half < sides.stored.len() {
+    scratch.stored.clear();
+    while half < group.stored.len() {
         let buffer = if pieces == 0 {
             &mut scratch.stored
         } else {
             &mut scratch.items
         };
         buffer.clear();
-        while half < sides.stored.len() {
-            let (spec, guard) = &sides.stored[half];
+        while half < group.stored.len() {
+            let (spec, guard) = &group.stored[half];
             let from = buffer.len();
             generate(
                 path,
@@ -113,10 +128,14 @@ fn time_stored(tables: &Tables, sides: &sides::Sides, scratch: &mut UnitScratch)
     }
 }
 
-/// Generates the items whole, for their time and length.
-fn time_items(tables: &Tables, sides: &sides::Sides, scratch: &mut UnitScratch) -> (f64, usize) {
+/// Generates the items whole, for their time, length and number of pieces.
+fn time_items(
+    tables: &Tables,
+    sides: &sides::Sides,
+    scratch: &mut UnitScratch,
+) -> (f64, usize, u64) {
     let begun = CpuClock::start();
-    let mut len = 0usize;
+    let (mut len, mut pieces) = (0usize, 0u64);
     let mut cursor = HalfCursor::default();
     while !cursor.is_done() {
         scratch.items.clear();
@@ -127,8 +146,9 @@ fn time_items(tables: &Tables, sides: &sides::Sides, scratch: &mut UnitScratch) 
             &mut scratch.items,
         );
         len += scratch.items.len();
+        pieces += 1;
     }
-    (begun.seconds(), len)
+    (begun.seconds(), len, pieces)
 }
 
 /// The sampled count of one stored piece against the items.
@@ -143,9 +163,9 @@ struct SampledCount {
     whole: bool,
 }
 
-/// Counts the items against every `step`-th block of the first stored piece (at least
-/// [`MIN_SAMPLED_BLOCKS`] of them), and scales the counted blocks' time and pairs by the
-/// blocks prepared over the blocks counted.
+/// Counts the items without a bit of `guard` against every `step`-th block of the
+/// first stored piece (at least [`MIN_SAMPLED_BLOCKS`] of them), and scales the counted
+/// blocks' time and pairs by the blocks prepared over the blocks counted.
 #[allow(
     clippy::cast_precision_loss,
     reason = "an estimate: the nearest f64 of counts is all it needs"
@@ -153,6 +173,7 @@ struct SampledCount {
 fn time_counts(
     tables: &Tables,
     sides: &sides::Sides,
+    guard: u64,
     scratch: &mut UnitScratch,
     step: usize,
 ) -> SampledCount {
@@ -173,7 +194,15 @@ fn time_counts(
             &mut cursor,
             &mut scratch.items,
         );
-        if scratch.items.len() == 0 {
+        let begun = CpuClock::start();
+        let kept = keep_without(
+            path,
+            scratch.items.as_mut_slice(),
+            guard,
+            &mut scratch.pairs,
+        );
+        let guard_seconds = begun.seconds();
+        if kept == 0 {
             continue;
         }
         let stride = *chosen.get_or_insert_with(|| {
@@ -181,7 +210,7 @@ fn time_counts(
             prepare(
                 path,
                 scratch.stored.as_mut_slice(),
-                scratch.items.as_slice(),
+                &scratch.items.as_slice()[..kept],
                 &mut scratch.pairs,
             );
             out.prepare_seconds = begun.seconds();
@@ -198,7 +227,7 @@ fn time_counts(
         let mut sampled = BlockSeconds::default();
         let (counts, counted, blocks) = count_sample(
             path,
-            scratch.items.as_mut_slice(),
+            &mut scratch.items.as_mut_slice()[..kept],
             &mut scratch.pairs,
             stride,
             &mut sampled,
@@ -207,7 +236,7 @@ fn time_counts(
         let scale = blocks as f64 / counted.max(1) as f64;
         out.whole &= counted == blocks;
         let fixed_seconds = (seconds - sampled.seconds).max(0.0);
-        out.count_seconds += fixed_seconds + scale * sampled.seconds;
+        out.count_seconds += guard_seconds + fixed_seconds + scale * sampled.seconds;
         out.pairs += scale * counts.pairs as f64;
     }
     out

@@ -12,7 +12,7 @@
 //! solutions changes the digest.
 
 /// The version of the join engine's list of units (see the module docs).
-pub(crate) const UNITS_VERSION: u32 = 1;
+pub(crate) const UNITS_VERSION: u32 = 2;
 
 #[cfg(test)]
 mod tests {
@@ -47,6 +47,10 @@ mod tests {
                     hash.update(row.to_le_bytes());
                     hash.update(east_rows.to_le_bytes());
                 }
+                UnitKind::ArmsWest { west_rows } => {
+                    hash.update([2]);
+                    hash.update(west_rows.to_le_bytes());
+                }
                 UnitKind::ArmsRow { row, west_rows } => {
                     hash.update([1]);
                     hash.update(row.to_le_bytes());
@@ -73,7 +77,7 @@ mod tests {
             ),
             (
                 15,
-                "292a9eafd4653e97ae733474e0931d52b6fed53f7a5baa924e2bffdd7b1614eb",
+                "ff9102196481530c1873d41f33bad7b4cad20ff20f1f4e0e41d96364c7cf6797",
             ),
         ];
         for (n, want) in pinned {

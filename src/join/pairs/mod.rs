@@ -435,6 +435,33 @@ mod tests {
     }
 
     #[test]
+    fn keep_without_moves_exactly_the_unguarded_items_to_the_front() {
+        let level = crate::cpu::Kernel::Auto.level().expect("the auto level");
+        let items: Vec<u64> = patterns(10_003, 40, 9)
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| tagged(p, i % CLASS_COUNT))
+            .collect();
+        for path in [Path::Portable, Path::at(level)] {
+            let mut scratch = PairScratch::default();
+            for guard in [0u64, 1 << 5, 1 << 3 | 1 << 39, PATTERN_MASK] {
+                let mut moved = items.clone();
+                let kept = keep_without(path, &mut moved, guard, &mut scratch);
+                let mut want: Vec<u64> =
+                    items.iter().copied().filter(|&i| i & guard == 0).collect();
+                let mut front = moved[..kept].to_vec();
+                want.sort_unstable();
+                front.sort_unstable();
+                assert_eq!(front, want, "{path:?}, guard {guard:#x}");
+                moved.sort_unstable();
+                let mut all = items.clone();
+                all.sort_unstable();
+                assert_eq!(moved, all, "{path:?}: the items are moved, not changed");
+            }
+        }
+    }
+
+    #[test]
     fn pieces_sum_to_the_whole() {
         let patterns: Vec<u64> = (0..300u64)
             .map(|i| i.wrapping_mul(0x9e37_79b9) & 0xfff)

@@ -98,11 +98,11 @@ pub(super) fn join(tables: &Tables, sides: &Sides, scratch: &mut UnitScratch) ->
 }
 
 /// The items a group of stored halves meets: those of `spec` without a bit of `guard`.
-pub(super) struct GroupItems<'a> {
+struct GroupItems<'a> {
     /// The item half.
-    pub(super) spec: &'a HalfSpec,
+    spec: &'a HalfSpec,
     /// The pattern bits that leave an item out (0: none).
-    pub(super) guard: u64,
+    guard: u64,
 }
 
 /// Counts `items`, piece by piece, against the stored piece in `scratch`, into `sum`;
@@ -115,13 +115,13 @@ fn count_items(
     scratch: &mut UnitScratch,
     sum: &mut WeightedPairs,
 ) -> bool {
+    let mut prepared = false;
     if whole {
-        count_piece(tables, items.guard, scratch, sum);
+        count_piece(tables, items.guard, &mut prepared, scratch, sum);
         return true;
     }
     let mut cursor = HalfCursor::default();
     let mut pieces = 0;
-    let mut prepared = false;
     while !cursor.is_done() {
         scratch.items.clear();
         let piece = tables.piece(items.spec, tables.caps.items);
@@ -129,38 +129,21 @@ fn count_items(
         pieces += 1;
         #[cfg(test)]
         note_longest(scratch);
-        let kept = keep_without(
-            tables.path,
-            scratch.items.as_mut_slice(),
-            items.guard,
-            &mut scratch.pairs,
-        );
-        if kept == 0 {
-            continue;
-        }
-        if !prepared {
-            let (stored, items) = (&mut scratch.stored, &scratch.items);
-            prepare(
-                tables.path,
-                stored.as_mut_slice(),
-                &items.as_slice()[..kept],
-                &mut scratch.pairs,
-            );
-            prepared = true;
-        }
-        add_count(
-            tables,
-            &mut scratch.items.as_mut_slice()[..kept],
-            &mut scratch.pairs,
-            sum,
-        );
+        count_piece(tables, items.guard, &mut prepared, scratch, sum);
     }
     pieces == 1
 }
 
 /// Counts the items of `scratch.items` without a bit of `guard` against the stored
-/// piece in `scratch`, into `sum`.
-fn count_piece(tables: &Tables, guard: u64, scratch: &mut UnitScratch, sum: &mut WeightedPairs) {
+/// piece in `scratch`, into `sum`; prepares the stored piece first unless `prepared`
+/// (then set).
+fn count_piece(
+    tables: &Tables,
+    guard: u64,
+    prepared: &mut bool,
+    scratch: &mut UnitScratch,
+    sum: &mut WeightedPairs,
+) {
     let kept = keep_without(
         tables.path,
         scratch.items.as_mut_slice(),
@@ -170,12 +153,15 @@ fn count_piece(tables: &Tables, guard: u64, scratch: &mut UnitScratch, sum: &mut
     if kept == 0 {
         return;
     }
-    prepare(
-        tables.path,
-        scratch.stored.as_mut_slice(),
-        &scratch.items.as_slice()[..kept],
-        &mut scratch.pairs,
-    );
+    if !*prepared {
+        prepare(
+            tables.path,
+            scratch.stored.as_mut_slice(),
+            &scratch.items.as_slice()[..kept],
+            &mut scratch.pairs,
+        );
+        *prepared = true;
+    }
     add_count(
         tables,
         &mut scratch.items.as_mut_slice()[..kept],

@@ -203,6 +203,12 @@ impl UnitList {
     }
 }
 
+/// The middle-column queen rows an `ArmsWest` unit of west rows `west_rows` covers, on
+/// a board of quadrant side `h`: `h + 2 <= row < 2h`, outside `west_rows`.
+pub(crate) fn arms_west_rows(h: u32, west_rows: u64) -> impl Iterator<Item = u32> {
+    (h + 2..2 * h).filter(move |row| west_rows >> row & 1 == 0)
+}
+
 /// The predicted bytes of the stored row sets of board size `n` (an upper bound): even
 /// `n` lists at most `C(n, n/2) / 2 + 2^(n/2)` row sets (the `E <= rev(E)`), odd `n` at
 /// most `C(n - 1, (n - 1)/2) / 2 + 2^(n/2)`.

@@ -199,9 +199,7 @@ impl JoinPlan {
             } => h + 1 + north(east_rows),
             UnitKind::Rows { east_rows, .. } => north(east_rows),
             UnitKind::ArmsWest { west_rows } => {
-                let rows = (h + 2..2 * h)
-                    .filter(|row| west_rows >> row & 1 == 0)
-                    .count();
+                let rows = list::arms_west_rows(h, west_rows).count();
                 let rows = u32::try_from(rows).expect("fewer than h rows");
                 2 * (h + 1) + rows * (h + 1) + north(west_rows)
             }

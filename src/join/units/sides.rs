@@ -5,7 +5,7 @@
 //! weights: one list for every group, each group counting those without its item
 //! guard.
 
-use super::list::UnitKind;
+use super::list::{arms_west_rows, UnitKind};
 use super::Tables;
 use crate::join::halves::HalfSpec;
 use crate::join::pairs::tagged;
@@ -124,23 +124,33 @@ fn arms_row(tables: &Tables, row: u32, west_rows: u64) -> Sides {
     // The west half-boards avoid the (row, h) queen's diagonals; those of the (h, col)
     // queen are handled column by column below.
     let (row_queen_sum, row_queen_diff) = layout.diagonals_of(row, h);
-    let west = HalfSpec {
-        rows: west_rows,
-        columns: layout.west_columns(),
-        col0: 0,
-        blocked_sum: row_queen_sum,
-        blocked_diff: row_queen_diff,
-        main_diff: 0,
-        anti_sum: 0,
-        tags: [tagged(0, 3); 4],
-        keep: [true; 4],
-    };
     Sides {
+        items: arms_west_spec(tables, west_rows, row_queen_sum, row_queen_diff),
         groups: vec![Group {
             stored: middle_row_halves(tables, row, west_rows),
             item_guard: 0,
         }],
-        items: west,
+    }
+}
+
+/// The west half of an arms unit: the rows `west_rows`, off the diagonals
+/// `blocked_sum` and `blocked_diff`, every half-board weighing 8.
+fn arms_west_spec(
+    tables: &Tables,
+    west_rows: u64,
+    blocked_sum: u64,
+    blocked_diff: u64,
+) -> HalfSpec {
+    HalfSpec {
+        rows: west_rows,
+        columns: tables.layout.west_columns(),
+        col0: 0,
+        blocked_sum,
+        blocked_diff,
+        main_diff: 0,
+        anti_sum: 0,
+        tags: [tagged(0, 3); 4],
+        keep: [true; 4],
     }
 }
 
@@ -177,19 +187,7 @@ fn middle_row_halves(tables: &Tables, row: u32, west_rows: u64) -> Vec<StoredHal
 fn arms_west(tables: &Tables, west_rows: u64) -> Sides {
     let layout = &tables.layout;
     let h = layout.half;
-    let west = HalfSpec {
-        rows: west_rows,
-        columns: layout.west_columns(),
-        col0: 0,
-        blocked_sum: 0,
-        blocked_diff: 0,
-        main_diff: 0,
-        anti_sum: 0,
-        tags: [tagged(0, 3); 4],
-        keep: [true; 4],
-    };
-    let groups = (h + 2..2 * h)
-        .filter(|row| west_rows >> row & 1 == 0)
+    let groups = arms_west_rows(h, west_rows)
         .map(|row| {
             let (row_queen_sum, row_queen_diff) = layout.diagonals_of(row, h);
             let item_guard = layout.pattern(row_queen_sum, row_queen_diff);
@@ -202,6 +200,6 @@ fn arms_west(tables: &Tables, west_rows: u64) -> Sides {
         .collect();
     Sides {
         groups,
-        items: west,
+        items: arms_west_spec(tables, west_rows, 0, 0),
     }
 }

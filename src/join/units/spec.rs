@@ -15,7 +15,7 @@
 //!   queen row `h + 2 <= row < 2h` outside `W` and column `h < col < row` of the
 //!   middle-row queen, with the other rows east, weight 8.
 
-use super::list::{UnitKind, UnitList};
+use super::list::{arms_west_rows, UnitKind, UnitList};
 use crate::engine::spec::{rows_in_words, Term, UnitSpec, Units, Weighing};
 use crate::join::layout::Layout;
 use crate::join::weights::{west_weight, Start, StartShape};
@@ -65,6 +65,23 @@ impl JoinUnits {
         }
         constraints
     }
+
+    /// The terms of the middle-column queen at `(row, h)` with the west rows
+    /// `west_rows` (the others east): one per column `h < col < row` of the middle-row
+    /// queen, weight 8.
+    fn arms_terms(&self, row: u32, west_rows: u64) -> impl Iterator<Item = Term> + '_ {
+        let h = self.layout.half;
+        let free_rows = self.layout.all_rows() & !(1 << h) & !(1 << row);
+        (h + 1..row).map(move |col| Term {
+            constraints: self.constraints(
+                west_rows,
+                free_rows & !west_rows,
+                |_| !0,
+                &[(h, col), (row, h)],
+            ),
+            weighing: Weighing::Each(8),
+        })
+    }
 }
 
 impl Units for JoinUnits {
@@ -106,21 +123,8 @@ impl Units for JoinUnits {
                 (vec![term], format!("{what} {}", rows_in_words(east_rows)))
             }
             UnitKind::ArmsWest { west_rows } => {
-                let terms = (h + 2..2 * h)
-                    .filter(|row| west_rows >> row & 1 == 0)
-                    .flat_map(|row| (h + 1..row).map(move |col| (row, col)))
-                    .map(|(row, col)| {
-                        let free_rows = layout.all_rows() & !(1 << h) & !(1 << row);
-                        Term {
-                            constraints: self.constraints(
-                                west_rows,
-                                free_rows & !west_rows,
-                                |_| !0,
-                                &[(h, col), (row, h)],
-                            ),
-                            weighing: Weighing::Each(8),
-                        }
-                    })
+                let terms = arms_west_rows(h, west_rows)
+                    .flat_map(|row| self.arms_terms(row, west_rows))
                     .collect();
                 let description = format!(
                     "west rows {}, the middle-column queen in every other row from {} to \
@@ -133,19 +137,7 @@ impl Units for JoinUnits {
                 (terms, description)
             }
             UnitKind::ArmsRow { row, west_rows } => {
-                let free_rows = layout.all_rows() & !(1 << h) & !(1 << row);
-                let east_rows = free_rows & !west_rows;
-                let terms = (h + 1..row)
-                    .map(|col| Term {
-                        constraints: self.constraints(
-                            west_rows,
-                            east_rows,
-                            |_| !0,
-                            &[(h, col), (row, h)],
-                        ),
-                        weighing: Weighing::Each(8),
-                    })
-                    .collect();
+                let terms = self.arms_terms(row, west_rows).collect();
                 let description = format!(
                     "the middle-column queen in row {row}, west rows {}, the middle-row \
                      queen in columns {} to {}",

@@ -55,11 +55,10 @@ pub(super) fn time(
         }
         // The group's items counted against every `step`-th block of its first stored
         // piece.
-        let counted = time_counts(tables, &sides, group.item_guard, scratch, {
-            let target = (target_pairs / groups).max(1);
-            let pairs = items_len as u64 * first_len as u64;
-            usize::try_from(pairs.div_ceil(target).max(1)).unwrap_or(usize::MAX)
-        });
+        let pairs = items_len as u64 * first_len as u64;
+        let step = pairs.div_ceil((target_pairs / groups).max(1)).max(1);
+        let step = usize::try_from(step).unwrap_or(usize::MAX);
+        let counted = time_counts(tables, &sides, group.item_guard, scratch, step);
         let pieces = stored.pieces as f64;
         // Items in one piece are generated once for the unit (above); in more, again
         // for every stored piece.

@@ -13,8 +13,8 @@
 //! Its peak, in bytes, is then at most ([`Fit::peak`]):
 //!
 //! - [`BASE_BYTES`] for the program, and the run's own bookkeeping, `units / 4`;
-//! - the table: `8 P(q) + 8 (C(2q, q) + 1) + 8 * 2^q`, and while it is built a dense
-//!   count array, `8 * 4^q`; or nothing;
+//! - the table: `8 P(q) + 8 (C(2q, q) + 1) + 8 * 2^q` (it is built in place); or
+//!   nothing;
 //! - the unit list: `join::units::list_bytes(n)`;
 //! - per thread: [`STORED_BYTES`] per stored half-board of a piece,
 //!   [`ITEM_BYTES`] per item half-board, [`INNER_BYTES`] per entry of the longest
@@ -137,14 +137,13 @@ pub(crate) struct Fit {
     pub(crate) peak: u64,
 }
 
-/// The bytes of the quadrant table of side `q` and of its building, when known
-/// exactly (`q <= 12`).
-fn table_bytes(q: u32) -> Option<(u64, u64)> {
+/// The bytes of the quadrant table of side `q` (its building holds no more), when
+/// known exactly (`q <= 12`).
+fn table_bytes(q: u32) -> Option<u64> {
     if q as usize >= MAX_TABLE_CELL.len() {
         return None;
     }
-    let table = placement_count(q) * ENTRY_BYTES + 8 * (binomial(2 * q, q) + 1) + (8 << q);
-    Some((table, 8 << (2 * q)))
+    Some(placement_count(q) * ENTRY_BYTES + 8 * (binomial(2 * q, q) + 1) + (8 << q))
 }
 
 /// The most entries of an inner cell, padded to a vector: the largest cell of the
@@ -174,17 +173,17 @@ fn longest_items(n: u32, longest: u64) -> u64 {
 }
 
 /// The bytes a count of board size `n` with `units` units holds whatever its caps:
-/// program, bookkeeping, unit list, and the table (or its building) if `table`.
+/// program, bookkeeping, unit list, and the table if `table`.
 fn fixed_bytes(n: u32, units: u64, table: bool) -> u64 {
     let q = n / 2;
-    let (table, build) = match table_bytes(q) {
-        Some((bytes, build)) if table => (bytes, build),
-        _ => (0, 0),
+    let table = match table_bytes(q) {
+        Some(bytes) if table => bytes,
+        _ => 0,
     };
     BASE_BYTES
         .saturating_add(units / 4)
         .saturating_add(table)
-        .saturating_add(build.max(list_bytes(n)))
+        .saturating_add(list_bytes(n))
 }
 
 /// The bytes one thread holds with caps `caps` and inner cells of `inner` entries.
@@ -203,8 +202,7 @@ fn thread_bytes(caps: Caps, inner: u64) -> u64 {
 pub(crate) fn fit(n: u32, units: u64, threads: usize, budget: u64) -> Result<Fit, u64> {
     let q = n / 2;
     let threads = u64::try_from(threads.max(1)).unwrap_or(u64::MAX);
-    let table =
-        table_bytes(q).is_some_and(|(bytes, build)| bytes.saturating_add(build) <= budget / 2);
+    let table = table_bytes(q).is_some_and(|bytes| bytes <= budget / 2);
     let inner = inner_len(q);
     let fixed = fixed_bytes(n, units, table);
     // A thread's share, split between the stored side (70%) and the items (30%).
@@ -256,7 +254,7 @@ mod tests {
     fn the_table_size_covers_the_real_table() {
         for q in [4u32, 6, 8] {
             let table = QuadrantTable::new(q);
-            assert!(table_bytes(q).unwrap().0 >= table.heap_bytes(), "q = {q}");
+            assert!(table_bytes(q).unwrap() >= table.heap_bytes(), "q = {q}");
         }
     }
 

@@ -14,7 +14,7 @@
 
 use crate::error::Error;
 use crate::join::alloc::filled;
-use crate::join::bits::{binomial, low_mask, next_same_popcount};
+use crate::join::bits::{binomial, colex_rank_fast};
 
 /// One partial placement: its local diagonal masks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -43,9 +43,12 @@ pub(crate) struct QuadrantTable {
 
 impl QuadrantTable {
     /// Enumerates every partial placement of a `side x side` quadrant
-    /// (`1 <= side <= MAX_SIDE`). Two passes: count the placements of each cell, then
-    /// fill; the counts go to a dense `4^side` array indexed by `rows << side | columns`
-    /// (transient, see `join::memory`), so no leaf computes a colex rank.
+    /// (`1 <= side <= MAX_SIDE`). Two passes, a counting sort into cell order: count
+    /// the placements of each cell (in `offsets`, one place ahead), sum them into the
+    /// cells' starts, then fill each cell in enumeration order with its offset as the
+    /// cursor, which leaves it at the next cell's start, and shift the offsets back. A
+    /// leaf finds its cell from its row set's base and its column set's colex rank (a
+    /// table lookup), so nothing beyond the table is allocated.
     ///
     /// # Panics
     /// If memory runs out (see [`QuadrantTable::try_new`]).
@@ -64,41 +67,29 @@ impl QuadrantTable {
             row_base.push(cells);
             cells += cell_count(side, rows.count_ones());
         }
-        let mut dense = filled(
-            1usize << (2 * side),
-            0usize,
-            "counting the quadrant placements",
-        )?;
-        let dense_index = |rows: u64, columns: u64| as_index(rows << side | columns);
-        enumerate(side, |rows, columns, _| {
-            dense[dense_index(rows, columns)] += 1;
-        });
-        // Offsets in cell order; `dense` becomes the fill cursor.
+        let cell_of =
+            |rows: u64, columns: u64| row_base[as_index(rows)] + as_index(colex_rank_fast(columns));
         let mut offsets = filled(cells + 1, 0usize, "building the quadrant table")?;
-        let mut running = 0usize;
-        for rows in 0..1u64 << side {
-            let queens = rows.count_ones();
-            let mut columns = low_mask(queens);
-            for rank in 0..cell_count(side, queens) {
-                let slot = &mut dense[dense_index(rows, columns)];
-                offsets[row_base[as_index(rows)] + rank] = running;
-                running += std::mem::replace(slot, running);
-                if queens > 0 {
-                    columns = next_same_popcount(columns);
-                }
-            }
+        enumerate(side, |rows, columns, _| {
+            offsets[cell_of(rows, columns) + 1] += 1;
+        });
+        // `offsets[cell]` becomes the cell's start: the sum of the counts before it.
+        for cell in 1..=cells {
+            offsets[cell] += offsets[cell - 1];
         }
-        offsets[cells] = running;
         let mut entries = filled(
-            running,
+            offsets[cells],
             QuadrantEntry::default(),
             "building the quadrant table",
         )?;
+        // `offsets[cell]` is the cell's cursor, and ends at the next cell's start.
         enumerate(side, |rows, columns, entry| {
-            let slot = &mut dense[dense_index(rows, columns)];
-            entries[*slot] = entry;
-            *slot += 1;
+            let cursor = &mut offsets[cell_of(rows, columns)];
+            entries[*cursor] = entry;
+            *cursor += 1;
         });
+        offsets.rotate_right(1);
+        offsets[0] = 0;
         Ok(QuadrantTable {
             row_base,
             offsets,

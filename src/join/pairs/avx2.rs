@@ -127,6 +127,13 @@ fn load_halves(_: Avx2, lane: &Lane) -> [__m256i; HALVES] {
     std::array::from_fn(|half| unsafe { _mm256_load_si256(base.add(half)) })
 }
 
+/// `a | b`.
+#[inline(always)]
+fn or(_: Avx2, a: __m256i, b: __m256i) -> __m256i {
+    // SAFETY: the token proves AVX2.
+    unsafe { _mm256_or_si256(a, b) }
+}
+
 /// Counts every selected block against the items that share none of its common bits
 /// ([`Prepared::walk`]), building each block's chunk tables in `table_buffer` when it
 /// first has items.
@@ -147,12 +154,16 @@ fn count_blocks(
         // not inherit them from the function it is written in).
         unsafe { filter(token, source, mask, out) }
     };
+    let build = |tables: &mut BlockTables, prepared: &Prepared, block: &BlockInfo| {
+        // SAFETY: `token` proves the features `build_tables` is compiled with.
+        unsafe { build_tables(token, tables, prepared, block) }
+    };
     let buffers = (filtered, table_buffer);
     let mut counts = prepared.walk_with_tables(
         items,
         class_ends,
         buffers,
-        filter,
+        (filter, build),
         clock,
         |block, tables, class, visiting| {
             // SAFETY: `token` proves the features `count_block` is compiled with.
@@ -189,6 +200,20 @@ const fn pack_table() -> [[i32; 8]; 16] {
         mask += 1;
     }
     table
+}
+
+/// [`BlockTables::build`] compiled with the features, a lane a vector OR.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+fn build_tables(token: Avx2, tables: &mut BlockTables, prepared: &Prepared, block: &BlockInfo) {
+    tables.build(prepared, block, |without, with, slice| {
+        let slice = load_halves(token, &slice);
+        for (to, from) in with.iter_mut().zip(without) {
+            let from = load_halves(token, from);
+            for (half, words) in to.0.chunks_exact_mut(4).enumerate() {
+                store_four(token, words, or(token, from[half], slice[half]));
+            }
+        }
+    });
 }
 
 /// [`super::walk::filter_into`] with 256-bit vectors: four items tested at once, the
@@ -300,8 +325,7 @@ impl Pass<'_> {
                     let index = chunk_lane(compact, WIDE, chunk);
                     let entry = load_halves(token, &tables[index]);
                     for half in 0..HALVES {
-                        // SAFETY: the token proves AVX2.
-                        acc[half] = unsafe { _mm256_or_si256(acc[half], entry[half]) };
+                        acc[half] = or(token, acc[half], entry[half]);
                     }
                 }
                 for half in acc {

@@ -173,12 +173,16 @@ fn count_blocks(
         // not inherit them from the function it is written in).
         unsafe { filter(token, source, mask, out) }
     };
+    let build = |tables: &mut BlockTables, prepared: &Prepared, block: &BlockInfo| {
+        // SAFETY: `token` proves the features `build_tables` is compiled with.
+        unsafe { build_tables(token, tables, prepared, block) }
+    };
     let buffers = (filtered, table_buffer);
     let mut counts = prepared.walk_with_tables(
         items,
         class_ends,
         buffers,
-        filter,
+        (filter, build),
         clock,
         |block, tables, class, visiting| {
             // SAFETY: `token` proves the features `count_block` is compiled with.
@@ -195,7 +199,23 @@ fn count_blocks(
     counts
 }
 
-/// [`super::blocks::filter_into`] with 512-bit vectors: eight items tested at once
+/// [`BlockTables::build`] compiled with the features, a lane a vector OR.
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
+fn build_tables(
+    token: Avx512Popcnt,
+    tables: &mut BlockTables,
+    prepared: &Prepared,
+    block: &BlockInfo,
+) {
+    tables.build(prepared, block, |without, with, slice| {
+        let slice = load(token, &slice);
+        for (to, from) in with.iter_mut().zip(without) {
+            store_eight(token, &mut to.0, or(token, load(token, from), slice));
+        }
+    });
+}
+
+/// [`super::walk::filter_into`] with 512-bit vectors: eight items tested at once
 /// (`vptestnmq`), the kept ones packed (`vpcompressq`) and stored whole (the slack
 /// takes the rest).
 #[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]

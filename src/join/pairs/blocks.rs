@@ -155,38 +155,57 @@ pub(super) struct OpenList {
 /// (so that only one block's tables, at most [`MAX_BLOCK_LANES`] lanes, are held).
 #[derive(Default)]
 pub(super) struct BlockTables {
-    /// The lanes of the tables, chunk after chunk.
+    /// The lanes of the tables, chunk after chunk (the buffer only grows).
     lanes: Vec<Lane>,
+    /// The lanes of the tables last built.
+    built: usize,
 }
 
 impl BlockTables {
-    /// Builds the chunk tables of `block` of `prepared` and gives them: for each chunk,
-    /// the ORs of the bit slices of every subset of its bits.
+    /// Builds the chunk tables of `block` of `prepared`: for each chunk, the ORs of the
+    /// bit slices of every subset of its bits. A chunk's table doubles bit by bit: the
+    /// subsets with bit `k` are those without it, each with slice `k` added (OR), so each lane
+    /// is one load, OR and store: `or_into(without, with, slice)` sets each lane of
+    /// `with` to the same lane of `without` OR `slice` (each path passes its own,
+    /// and calls this from a function compiled with its features).
     #[inline(always)]
-    pub(super) fn build(&mut self, prepared: &Prepared, block: &BlockInfo) -> &[Lane] {
+    pub(super) fn build(
+        &mut self,
+        prepared: &Prepared,
+        block: &BlockInfo,
+        or_into: impl Fn(&[Lane], &mut [Lane], Lane),
+    ) {
         let varying = block.varying.count_ones() as usize;
         let slices = &prepared.slices[block.slice_start..block.slice_start + varying];
         let layout = block.layout;
-        self.lanes.clear();
-        for chunk in 0..layout.chunks {
-            let base = self.lanes.len();
-            self.lanes.push(Lane::default());
-            for subset in 1..chunk_entries(layout.wide, chunk) {
-                let lowest = subset.trailing_zeros() as usize;
-                let rest = self.lanes[base + (subset & (subset - 1))];
-                let bit = chunk_shift(layout.wide, chunk) + lowest;
-                let slice = slices.get(bit).copied().unwrap_or_default();
-                self.lanes.push(rest.or(slice));
-            }
+        let lanes = layout.lanes();
+        if self.lanes.len() < lanes {
+            self.lanes.resize(lanes, Lane::default());
         }
-        debug_assert_eq!(self.lanes.len(), layout.lanes());
-        &self.lanes
+        let mut base = 0;
+        for chunk in 0..layout.chunks {
+            let entries = chunk_entries(layout.wide, chunk);
+            let shift = chunk_shift(layout.wide, chunk);
+            let table = &mut self.lanes[base..base + entries];
+            table[0] = Lane::default();
+            let mut filled = 1;
+            while filled < entries {
+                let bit = shift + filled.trailing_zeros() as usize;
+                let slice = slices.get(bit).copied().unwrap_or_default();
+                let (without, with) = table.split_at_mut(filled);
+                or_into(without, &mut with[..filled], slice);
+                filled *= 2;
+            }
+            base += entries;
+        }
+        debug_assert_eq!(base, lanes);
+        self.built = lanes;
     }
 
     /// The tables last built.
     #[inline(always)]
     pub(super) fn lanes(&self) -> &[Lane] {
-        &self.lanes
+        &self.lanes[..self.built]
     }
 }
 

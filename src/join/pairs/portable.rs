@@ -1,6 +1,6 @@
 //! The portable counting loop over prepared blocks (any architecture).
 
-use super::blocks::{BlockTables, FilteredItems, Lane, Prepared};
+use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
 use super::chunks::chunk_lane;
 use super::split::{partition_by_mask, portable_ops};
 use super::walk::{filter_into, BlockClock};
@@ -52,7 +52,16 @@ fn count_blocks(
         items,
         class_ends,
         buffers,
-        filter_into,
+        (
+            filter_into,
+            |tables: &mut BlockTables, prepared: &Prepared, block: &BlockInfo| {
+                tables.build(prepared, block, |without, with, slice| {
+                    for (to, from) in with.iter_mut().zip(without) {
+                        *to = from.or(slice);
+                    }
+                });
+            },
+        ),
         clock,
         |block, tables, class, visiting| {
             for &item in visiting {

@@ -171,20 +171,25 @@ impl Prepared {
     /// [`Prepared::walk`] with each block's chunk tables built in `tables` when the block
     /// first has items: gives `count(block, its tables, class, items)`, and returns the
     /// slots evaluated ([`BLOCK_SLOTS`] per item and block visited, per class and in
-    /// all), from which the caller subtracts the conflicts it counts.
+    /// all), from which the caller subtracts the conflicts it counts. The path's
+    /// `filter` and `build` (which calls [`BlockTables::build`] compiled with its
+    /// features) filter the items and build the tables.
     #[inline(always)]
     pub(super) fn walk_with_tables(
         &self,
         items: &[u64],
         class_ends: [usize; CLASS_COUNT],
         buffers: (&mut FilteredItems, &mut BlockTables),
-        filter: impl Fn(&[u64], u64, &mut [u64]) -> Option<usize>,
+        (filter, build): (
+            impl Fn(&[u64], u64, &mut [u64]) -> Option<usize>,
+            impl Fn(&mut BlockTables, &Prepared, &BlockInfo),
+        ),
         clock: &mut impl BlockClock,
         mut count: impl FnMut(&BlockInfo, &[Lane], usize, &[u64]),
     ) -> PairCounts {
         let (filtered, tables) = buffers;
         let mut evaluated = PairCounts::default();
-        let mut built = usize::MAX;
+        let mut tables_of = usize::MAX;
         self.walk(
             items,
             class_ends,
@@ -193,9 +198,9 @@ impl Prepared {
             clock,
             |index, class, visiting| {
                 let block = &self.blocks[index];
-                if built != index {
-                    tables.build(self, block);
-                    built = index;
+                if tables_of != index {
+                    build(tables, self, block);
+                    tables_of = index;
                 }
                 count(block, tables.lanes(), class, visiting);
                 // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.

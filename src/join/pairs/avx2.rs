@@ -19,7 +19,7 @@ use std::arch::x86_64::{
 use super::blocks::FILTER_SLACK;
 use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
-use super::split::{partition_by_mask, portable_ops};
+use super::split::{bit_counts, partition_by_mask, SplitOps};
 use super::walk::BlockClock;
 use super::{PairCounts, CLASS_COUNT, LANE_WORDS};
 use crate::cpu::x86_64::Avx2;
@@ -53,8 +53,55 @@ pub(super) fn count(
 /// The preparation, with hardware `pext`, compiled with the features.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 fn prepare_with_features(token: Avx2, stored: &mut [u64], sample: &[u64], prepared: &mut Prepared) {
-    let ops = portable_ops(|value, mask| pext(token, value, mask));
-    prepared.prepare_stored(stored, sample, &ops);
+    prepared.prepare_stored(stored, sample, &Ops(token));
+}
+
+/// One split of the preparation ([`Prepared::split`]), compiled with the features.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+fn split_with_features(
+    token: Avx2,
+    prepared: &mut Prepared,
+    part: &mut [u64],
+    spare: &mut [u64],
+    samples: &mut [u64],
+    (budget, depth): (usize, usize),
+) {
+    prepared.split(part, spare, samples, budget, depth, &Ops(token));
+}
+
+/// The splits' bit operations on this path: `pext`, the portable partition and bit
+/// counts, and the recursion through [`split_with_features`].
+struct Ops(Avx2);
+
+impl SplitOps for Ops {
+    #[inline(always)]
+    fn pext(&self, value: u64, mask: u64) -> u64 {
+        pext(self.0, value, mask)
+    }
+
+    #[inline(always)]
+    fn partition(&self, values: &mut [u64], spare: &mut [u64], mask: u64, set: bool) -> usize {
+        partition_by_mask(values, spare, mask, set)
+    }
+
+    #[inline(always)]
+    fn count_bits(&self, patterns: &[u64], step: usize, bits: u64) -> [u64; 64] {
+        bit_counts(patterns, step, bits)
+    }
+
+    fn split(
+        &self,
+        prepared: &mut Prepared,
+        part: &mut [u64],
+        spare: &mut [u64],
+        samples: &mut [u64],
+        budget: usize,
+        depth: usize,
+    ) {
+        let sizes = (budget, depth);
+        // SAFETY: the token proves the features `split_with_features` is compiled with.
+        unsafe { split_with_features(self.0, prepared, part, spare, samples, sizes) }
+    }
 }
 
 /// The counting loop, compiled with the features.

@@ -21,7 +21,7 @@ use std::arch::x86_64::{
 use super::blocks::FILTER_SLACK;
 use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
-use super::split::{partition_by_mask, PathOps};
+use super::split::{partition_by_mask, SplitOps};
 use super::walk::BlockClock;
 use super::{PairCounts, CLASS_COUNT};
 use crate::cpu::x86_64::Avx512Popcnt;
@@ -78,15 +78,57 @@ fn prepare_with_features(
     sample: &[u64],
     prepared: &mut Prepared,
 ) {
-    // A closure written in a function with target features has them too.
-    let ops = PathOps {
-        pext: |value, mask| pext(token, value, mask),
-        partition: |values: &mut [u64], spare: &mut [u64], mask: u64, set: bool| {
-            partition(token, values, spare, mask, set)
-        },
-        count_bits: |values: &[u64], step: usize, bits: u64| bit_counts(token, values, step, bits),
-    };
-    prepared.prepare_stored(stored, sample, &ops);
+    prepared.prepare_stored(stored, sample, &Ops(token));
+}
+
+/// One split of the preparation ([`Prepared::split`]), compiled with the features.
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
+fn split_with_features(
+    token: Avx512Popcnt,
+    prepared: &mut Prepared,
+    part: &mut [u64],
+    spare: &mut [u64],
+    samples: &mut [u64],
+    (budget, depth): (usize, usize),
+) {
+    prepared.split(part, spare, samples, budget, depth, &Ops(token));
+}
+
+/// The splits' bit operations on this path: `pext`, [`partition`], [`bit_counts`], and
+/// the recursion through [`split_with_features`].
+struct Ops(Avx512Popcnt);
+
+impl SplitOps for Ops {
+    #[inline(always)]
+    fn pext(&self, value: u64, mask: u64) -> u64 {
+        pext(self.0, value, mask)
+    }
+
+    #[inline(always)]
+    fn partition(&self, values: &mut [u64], spare: &mut [u64], mask: u64, set: bool) -> usize {
+        // SAFETY: the token proves the features `partition` is compiled with.
+        unsafe { partition(self.0, values, spare, mask, set) }
+    }
+
+    #[inline(always)]
+    fn count_bits(&self, patterns: &[u64], step: usize, bits: u64) -> [u64; 64] {
+        // SAFETY: the token proves the features `bit_counts` is compiled with.
+        unsafe { bit_counts(self.0, patterns, step, bits) }
+    }
+
+    fn split(
+        &self,
+        prepared: &mut Prepared,
+        part: &mut [u64],
+        spare: &mut [u64],
+        samples: &mut [u64],
+        budget: usize,
+        depth: usize,
+    ) {
+        let sizes = (budget, depth);
+        // SAFETY: the token proves the features `split_with_features` is compiled with.
+        unsafe { split_with_features(self.0, prepared, part, spare, samples, sizes) }
+    }
 }
 
 /// The counting loop, compiled with the features.

@@ -47,6 +47,23 @@ pub(super) trait SplitOps {
     fn partition(&self, values: &mut [u64], spare: &mut [u64], mask: u64, set: bool) -> usize;
     /// [`bit_counts`].
     fn count_bits(&self, patterns: &[u64], step: usize, bits: u64) -> [u64; 64];
+
+    /// [`Prepared::split`] with these operations: the splits' recursion. A vector path
+    /// calls a function compiled with its features, which inlines [`Prepared::split`]
+    /// (so its folds, partitions and block slices run as that path's code).
+    fn split(
+        &self,
+        prepared: &mut Prepared,
+        part: &mut [u64],
+        spare: &mut [u64],
+        samples: &mut [u64],
+        budget: usize,
+        depth: usize,
+    ) where
+        Self: Sized,
+    {
+        prepared.split(part, spare, samples, budget, depth, self);
+    }
 }
 
 impl<E, P, C> SplitOps for PathOps<E, P, C>
@@ -116,7 +133,7 @@ impl Prepared {
         // partitions (reserved for at least as many items as stored patterns).
         let mut spare = std::mem::take(&mut self.filtered.lists);
         spare.resize(stored.len() + FILTER_SLACK, 0);
-        self.split(stored, &mut spare, &mut item_sample, budget, 0, ops);
+        ops.split(self, stored, &mut spare, &mut item_sample, budget, 0);
         debug_assert!(self.blocks.len() <= budget);
         self.filtered.lists = spare;
         self.item_sample = item_sample;
@@ -132,6 +149,8 @@ impl Prepared {
     /// Splits `part` (at most `budget` blocks' worth, `budget >= ceil(len / 512)`)
     /// into at most `budget` blocks, with `spare` to partition it (when as long);
     /// `samples` are the sampled items that visit it (the function reorders them).
+    /// Each side is split again by [`SplitOps::split`].
+    #[inline(always)]
     pub(super) fn split(
         &mut self,
         part: &mut [u64],
@@ -183,8 +202,8 @@ impl Prepared {
         let (spare_with_bit, spare_rest) = spare.split_at_mut(ones.min(spare.len()));
         let rest_budget = budget - ones_budget;
         let deeper = depth + 1;
-        self.split(with_bit, spare_with_bit, samples, ones_budget, deeper, ops);
-        self.split(rest, spare_rest, samples, rest_budget, deeper, ops);
+        ops.split(self, with_bit, spare_with_bit, samples, ones_budget, deeper);
+        ops.split(self, rest, spare_rest, samples, rest_budget, deeper);
         self.splits[index].end_block = self.blocks.len();
     }
 }

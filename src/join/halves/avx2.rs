@@ -49,12 +49,10 @@ impl InnerLoop for Avx2 {
         mut len: usize,
     ) -> usize {
         // SAFETY: `self` proves AVX2 (`Avx2::detect`).
-        let [avoid_sum, avoid_diff, flag_sum, flag_diff, tagged_without, tagged_with, keep_without, keep_with, zero] = unsafe {
+        let [avoid, flag, tagged_without, tagged_with, keep_without, keep_with, zero] = unsafe {
             [
-                _mm256_set1_epi64x(outer.avoid_sum.cast_signed()),
-                _mm256_set1_epi64x(outer.avoid_diff.cast_signed()),
-                _mm256_set1_epi64x(inner.flag_sum.cast_signed()),
-                _mm256_set1_epi64x(inner.flag_diff.cast_signed()),
+                _mm256_set1_epi64x(outer.avoid.cast_signed()),
+                _mm256_set1_epi64x(inner.flag.cast_signed()),
                 _mm256_set1_epi64x(outer.tagged[0].cast_signed()),
                 _mm256_set1_epi64x(outer.tagged[1].cast_signed()),
                 _mm256_set1_epi64x(outer.keep[0].cast_signed()),
@@ -71,18 +69,11 @@ impl InnerLoop for Avx2 {
                 // unaligned.
                 unsafe { _mm256_loadu_si256(four.as_ptr().cast()) }
             };
-            let (sum, diff, pattern) = (load(&inner.sum), load(&inner.diff), load(&inner.pattern));
+            let (diagonals, pattern) = (load(&inner.diagonals), load(&inner.pattern));
             // SAFETY: `self` proves AVX2; the order is an aligned 32-byte `PackOrder`.
             let (packed, kept) = unsafe {
-                let conflicts = _mm256_or_si256(
-                    _mm256_and_si256(sum, avoid_sum),
-                    _mm256_and_si256(diff, avoid_diff),
-                );
-                let free = _mm256_cmpeq_epi64(conflicts, zero);
-                let flags = _mm256_or_si256(
-                    _mm256_and_si256(sum, flag_sum),
-                    _mm256_and_si256(diff, flag_diff),
-                );
+                let free = _mm256_cmpeq_epi64(_mm256_and_si256(diagonals, avoid), zero);
+                let flags = _mm256_and_si256(diagonals, flag);
                 // Lanes without their flag take the first value of a choice, the
                 // others the second.
                 let unflagged = _mm256_cmpeq_epi64(flags, zero);

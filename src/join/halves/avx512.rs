@@ -55,8 +55,7 @@ impl InnerLoop for Avx512Popcnt {
             // SAFETY: `self` proves AVX-512F (`Avx512::popcnt`).
             unsafe { _mm512_set1_epi64(value.cast_signed()) }
         };
-        let (avoid_sum, avoid_diff) = (splat(outer.avoid_sum), splat(outer.avoid_diff));
-        let (flag_sum, flag_diff) = (splat(inner.flag_sum), splat(inner.flag_diff));
+        let (avoid, flag) = (splat(outer.avoid), splat(inner.flag));
         let (tagged_without, tagged_with) = (splat(outer.tagged[0]), splat(outer.tagged[1]));
         // The eight lanes' keep masks for inner parts without / with their own flag.
         let [keep_without, keep_with] =
@@ -70,13 +69,11 @@ impl InnerLoop for Avx512Popcnt {
                 // unaligned.
                 unsafe { _mm512_loadu_si512(eight.as_ptr().cast()) }
             };
-            let (sum, diff, pattern) = (load(&inner.sum), load(&inner.diff), load(&inner.pattern));
+            let (diagonals, pattern) = (load(&inner.diagonals), load(&inner.pattern));
             // SAFETY: `self` proves AVX-512F.
             let (packed, kept) = unsafe {
-                let conflicts = _mm512_test_epi64_mask(sum, avoid_sum)
-                    | _mm512_test_epi64_mask(diff, avoid_diff);
-                let flagged =
-                    _mm512_test_epi64_mask(sum, flag_sum) | _mm512_test_epi64_mask(diff, flag_diff);
+                let conflicts = _mm512_test_epi64_mask(diagonals, avoid);
+                let flagged = _mm512_test_epi64_mask(diagonals, flag);
                 let keep = (flagged & keep_with) | (!flagged & keep_without);
                 let kept = !conflicts & keep & inner.valid_lanes(i);
                 let tagged = _mm512_mask_blend_epi64(flagged, tagged_without, tagged_with);

@@ -1,16 +1,37 @@
 //! The inner side of a column split: the longer quadrant list, prepared once as a
 //! structure of arrays padded to [`INNER_PAD`] entries, and the portable inner loop.
 //!
-//! The preparation writes three plain arrays (local sum and difference diagonals, and
-//! the join pattern), a loop the compiler vectorizes. What depends on the half-board's
-//! flags (the tag of its weight class, and whether it is kept) is chosen in the inner
-//! loop: an inner part's own flag is one test of its diagonals against
-//! [`InnerParts::flag_sum`] and [`InnerParts::flag_diff`], and the outer part brings the
-//! tag and the keep mask for either value of it ([`OuterPart`]).
+//! The preparation writes two plain arrays (the local sum and difference diagonals
+//! packed in one word, [`packed`], and the join pattern), a loop the compiler
+//! vectorizes. So a pair's conflict is one test of the inner word against the outer
+//! part's packed diagonals. What depends on the half-board's flags (the tag of its
+//! weight class, and whether it is kept) is chosen in the inner loop: an inner part's
+//! own flag is one test of its word against [`InnerParts::flag`], and the outer part
+//! brings the tag and the keep mask for either value of it ([`OuterPart`]).
 
 use super::{HalfSpec, InnerLoop, OuterPart};
 use crate::join::layout::{Layout, QuadrantPlace};
 use crate::join::quadrants::QuadrantEntry;
+
+/// Local sum diagonals `sum` (bits 0..32) and difference diagonals `diff` (bits 32..64)
+/// in one word. A quadrant's local diagonals take `2q - 1 <= 31` bits
+/// (`crate::join::quadrants::MAX_SIDE`), so a packed placement is exact; of a mask (an
+/// outer part's diagonals, shifted into the inner frame), the bits past 32 are dropped,
+/// and no local diagonal has them.
+#[inline(always)]
+#[allow(
+    clippy::inline_always,
+    reason = "called in the preparation and the outer loop"
+)]
+pub(super) fn packed(sum: u64, diff: u64) -> u64 {
+    const LOW: u64 = u32::MAX as u64;
+    (sum & LOW) | (diff & LOW) << 32
+}
+
+const _: () = assert!(
+    2 * crate::join::quadrants::MAX_SIDE - 1 <= 32,
+    "a quadrant's local diagonals fit in 32 bits"
+);
 
 /// The padding granularity of the inner lists: one 512-bit vector of `u64`s (two
 /// 256-bit ones).
@@ -20,18 +41,14 @@ pub(crate) const INNER_PAD: usize = 8;
 /// the inner loops mask them off ([`InnerParts::valid_lanes`]).
 #[derive(Default)]
 pub(crate) struct InnerParts {
-    /// Local sum diagonals.
-    pub(super) sum: Vec<u64>,
-    /// Local difference diagonals.
-    pub(super) diff: Vec<u64>,
+    /// Local diagonals, [`packed`].
+    pub(super) diagonals: Vec<u64>,
     /// The join pattern (no tag).
     pub(super) pattern: Vec<u64>,
-    /// The local sum diagonal that sets an inner part's own flag (south parts: the
-    /// anti flag), or 0.
-    pub(super) flag_sum: u64,
-    /// The local difference diagonal that sets an inner part's own flag (north parts:
-    /// the main flag), or 0.
-    pub(super) flag_diff: u64,
+    /// The local diagonal that sets an inner part's own flag, [`packed`]: a sum
+    /// diagonal for south parts (the anti flag), a difference diagonal for north parts
+    /// (the main flag), or 0.
+    pub(super) flag: u64,
     /// The entries in use (a multiple of [`INNER_PAD`]); the vectors may be longer.
     len: usize,
     /// The entries that are placements (the rest of `len` is padding).
@@ -55,33 +72,29 @@ impl InnerParts {
         inner_is_north: bool,
     ) {
         let padded = list.len().div_ceil(INNER_PAD) * INNER_PAD;
-        if self.sum.len() < padded {
+        if self.diagonals.len() < padded {
             // Grow only; the values past `padded` are never read.
-            self.sum.resize(padded, 0);
-            self.diff.resize(padded, 0);
+            self.diagonals.resize(padded, 0);
             self.pattern.resize(padded, 0);
         }
         self.len = padded;
         self.placements = list.len();
         // A global diagonal `d` of the inner part is local `d >> shift`; the flag's
         // diagonal below the frame is one no inner part reaches.
-        (self.flag_sum, self.flag_diff) = if inner_is_north {
-            (0, spec.main_diff >> place.diff_shift)
+        self.flag = if inner_is_north {
+            packed(0, spec.main_diff >> place.diff_shift)
         } else {
-            (spec.anti_sum >> place.sum_shift, 0)
+            packed(spec.anti_sum >> place.sum_shift, 0)
         };
-        let sums = &mut self.sum[..list.len()];
-        let diffs = &mut self.diff[..list.len()];
+        let diagonals = &mut self.diagonals[..list.len()];
         let patterns = &mut self.pattern[..list.len()];
         let (sum_shift, diff_shift) = (place.sum_shift, place.diff_shift);
         for k in 0..list.len() {
             let (sum, diff) = (u64::from(list[k].sum), u64::from(list[k].diff));
-            sums[k] = sum;
-            diffs[k] = diff;
+            diagonals[k] = packed(sum, diff);
             patterns[k] = layout.pattern(sum << sum_shift, diff << diff_shift);
         }
-        self.sum[list.len()..padded].fill(0);
-        self.diff[list.len()..padded].fill(0);
+        self.diagonals[list.len()..padded].fill(0);
         self.pattern[list.len()..padded].fill(0);
     }
 
@@ -100,11 +113,12 @@ impl InnerParts {
         u8::try_from((1u16 << real) - 1).expect("at most 8 lanes")
     }
 
-    /// Whether the inner part of local diagonals `sum` and `diff` has its own flag.
+    /// Whether the inner part of [`packed`] local diagonals `diagonals` has its own
+    /// flag.
     #[inline(always)]
     #[allow(clippy::inline_always, reason = "called in the portable inner loop")]
-    pub(super) fn has_flag(&self, sum: u64, diff: u64) -> bool {
-        (sum & self.flag_sum) | (diff & self.flag_diff) != 0
+    pub(super) fn has_flag(&self, diagonals: u64) -> bool {
+        diagonals & self.flag != 0
     }
 }
 
@@ -122,9 +136,9 @@ impl InnerLoop for Portable {
         mut len: usize,
     ) -> usize {
         for i in 0..inner.placements {
-            let (sum, diff) = (inner.sum[i], inner.diff[i]);
-            let flag = usize::from(inner.has_flag(sum, diff));
-            let disjoint = (outer.avoid_sum & sum) | (outer.avoid_diff & diff) == 0;
+            let diagonals = inner.diagonals[i];
+            let flag = usize::from(inner.has_flag(diagonals));
+            let disjoint = outer.avoid & diagonals == 0;
             buffer[len] = outer.tagged[flag] | inner.pattern[i];
             len += usize::from(disjoint) & usize::from(outer.keep[flag] != 0);
         }

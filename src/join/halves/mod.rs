@@ -185,11 +185,9 @@ pub(crate) struct OuterPart {
     /// All ones to keep the half-board, 0 to drop it, for an inner part without / with
     /// its own flag.
     keep: [u64; 2],
-    /// The sum diagonals the inner part must avoid, in the inner quadrant's frame.
-    avoid_sum: u64,
-    /// The difference diagonals the inner part must avoid, in the inner quadrant's
-    /// frame.
-    avoid_diff: u64,
+    /// The diagonals the inner part must avoid, in the inner quadrant's frame,
+    /// [`inner::packed`].
+    avoid: u64,
 }
 
 /// An inner loop: writes at `buffer[len..]` the pattern of `outer` joined with every

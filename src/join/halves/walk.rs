@@ -7,7 +7,7 @@
     reason = "the walk must inline into the wrappers compiled with the vector features"
 )]
 
-use super::inner::INNER_PAD;
+use super::inner::{packed, INNER_PAD};
 use super::{Cells, HalfBoards, HalfCursor, HalfSpec, InnerLoop, OuterPart, Piece, CELL_LIMIT};
 use crate::join::bits::{binomial, colex_rank_fast, low_mask, next_same_popcount};
 use crate::join::cells::CellWalk;
@@ -329,8 +329,10 @@ impl<'a, L: InnerLoop> Joiner<'a, L> {
             tagged: [pattern | spec.tags[flags(0)], pattern | spec.tags[flags(1)]],
             keep: [keep(0), keep(1)],
             // The diagonals below the inner quadrant's frame cannot matter.
-            avoid_sum: (outer_sum | spec.blocked_sum) >> self.inner_place.sum_shift,
-            avoid_diff: (outer_diff | spec.blocked_diff) >> self.inner_place.diff_shift,
+            avoid: packed(
+                (outer_sum | spec.blocked_sum) >> self.inner_place.sum_shift,
+                (outer_diff | spec.blocked_diff) >> self.inner_place.diff_shift,
+            ),
         };
         out.len = self
             .inner_loop

@@ -199,11 +199,11 @@ impl Prepared {
             usize::try_from(budget as u64 * ones as u64 / len as u64).expect("below the budget");
         let ones_budget = proportional.clamp(ones.div_ceil(BLOCK_SLOTS), budget - rest_blocks);
         let (with_bit, rest) = part.split_at_mut(ones);
-        let (spare_with_bit, spare_rest) = spare.split_at_mut(ones.min(spare.len()));
         let rest_budget = budget - ones_budget;
         let deeper = depth + 1;
-        ops.split(self, with_bit, spare_with_bit, samples, ones_budget, deeper);
-        ops.split(self, rest, spare_rest, samples, rest_budget, deeper);
+        // The sides are split one after the other, each with all of `spare`.
+        ops.split(self, with_bit, spare, samples, ones_budget, deeper);
+        ops.split(self, rest, spare, samples, rest_budget, deeper);
         self.splits[index].end_block = self.blocks.len();
     }
 }

@@ -32,7 +32,10 @@
 //! software `pext`, a branch-free scalar filter); the AVX2 path ([`avx2`]) uses 256-bit
 //! ORs, BMI2 `pext` and a nibble-table popcount; the AVX-512 path ([`avx512`]) ORs three
 //! lanes at a time, counts with `vpopcntq` and filters eight items at a time
-//! (`vpcompressq`). All use the same prepared blocks and agree exactly.
+//! (`vpcompressq`). All use the same prepared blocks and agree exactly. A vector path
+//! compiles all of its work with its features: the splits recurse through its own
+//! function (`Ops`, [`split::SplitOps`]), and the count builds each block's tables in
+//! its own (a closure or a recursive call would otherwise run as baseline code).
 //!
 //! **Work measure.** `pairs` counts item x slot evaluations: [`BLOCK_SLOTS`] per item
 //! and visited block (padding included, skipped blocks excluded), or 1 per pair in the

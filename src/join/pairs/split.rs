@@ -28,8 +28,9 @@ const SPLIT_FIXED_VISITS: u64 = 2000;
 /// ones side, so real lists stop far above it; it bounds the recursion.
 const MAX_SPLIT_DEPTH: usize = 64;
 
-/// The bit operations of a path the splits use: a correct bit extract, a correct
-/// [`partition_by_mask`] and a correct [`bit_counts`].
+/// The splits' bit operations from functions: a correct bit extract, a correct
+/// [`partition_by_mask`] and a correct [`bit_counts`] (the portable path and the
+/// tests; the vector paths implement [`SplitOps`] on their tokens' `Ops`).
 pub(super) struct PathOps<E, P, C> {
     /// The bit extract (`pext`).
     pub(super) pext: E,

@@ -16,7 +16,8 @@
 //!   the processor level (`crate::cpu::Level`) its hot loops run at, which picks
 //!   their [`path`]: portable, AVX2, or AVX-512 (with BW and VPOPCNTDQ);
 //!   [`JoinPlan::run_unit`] computes one unit, from any thread;
-//! - [`memory::peak_bytes`]: the predicted peak memory, before anything is allocated;
+//! - [`memory::fit`]: how a plan fits a memory budget, and its predicted peak, before
+//!   anything is allocated;
 //! - [`MIN_N`], [`MAX_N`]: the board sizes the join counts;
 //! - [`engine`]: the engine interface (`crate::engine::interface`) over all of it.
 //!

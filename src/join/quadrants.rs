@@ -42,6 +42,15 @@ pub(crate) struct QuadrantTable {
 }
 
 impl QuadrantTable {
+    /// [`QuadrantTable::try_new`], for the tests.
+    ///
+    /// # Panics
+    /// If memory runs out.
+    #[cfg(test)]
+    pub(crate) fn new(side: u32) -> QuadrantTable {
+        QuadrantTable::try_new(side).expect("memory for the quadrant table")
+    }
+
     /// Enumerates every partial placement of a `side x side` quadrant
     /// (`1 <= side <= MAX_SIDE`). Two passes, a counting sort into cell order: count
     /// the placements of each cell (in `offsets`, one place ahead), sum them into the
@@ -50,14 +59,8 @@ impl QuadrantTable {
     /// leaf finds its cell from its row set's base and its column set's colex rank (a
     /// table lookup), so nothing beyond the table is allocated.
     ///
-    /// # Panics
-    /// If memory runs out (see [`QuadrantTable::try_new`]).
-    #[cfg(test)]
-    pub(crate) fn new(side: u32) -> QuadrantTable {
-        QuadrantTable::try_new(side).expect("memory for the quadrant table")
-    }
-
-    /// [`QuadrantTable::new`], or [`Error::OutOfMemory`] when its arrays cannot be had.
+    /// # Errors
+    /// [`Error::OutOfMemory`] when its arrays cannot be had.
     pub(crate) fn try_new(side: u32) -> Result<QuadrantTable, Error> {
         assert!((1..=MAX_SIDE).contains(&side), "quadrant side {side}");
         let row_sets = 1usize << side;

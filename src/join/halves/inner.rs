@@ -151,6 +151,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn packed_diagonals_meet_exactly_when_one_of_their_masks_does() {
+        // Local diagonals of a quadrant of the largest side (16: 31 bits each) against
+        // masks with bits anywhere (an outer part's, shifted into the inner frame).
+        let side = crate::join::quadrants::MAX_SIDE;
+        let local = (1u64 << (2 * side - 1)) - 1;
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..10_000 {
+            let (sum, diff) = (next() & local & next(), next() & local & next());
+            let (avoid_sum, avoid_diff) = (next() & next(), next() & next());
+            let separate = (sum & avoid_sum) | (diff & avoid_diff) != 0;
+            let together = packed(sum, diff) & packed(avoid_sum, avoid_diff) != 0;
+            assert_eq!(
+                separate, together,
+                "{sum:x} {diff:x} {avoid_sum:x} {avoid_diff:x}"
+            );
+        }
+        // The top local diagonal of each kind.
+        let top = 1u64 << (2 * side - 2);
+        assert_ne!(packed(top, 0) & packed(top, 0), 0);
+        assert_ne!(packed(0, top) & packed(0, top), 0);
+        assert_eq!(packed(top, 0) & packed(0, top), 0);
+    }
+
+    #[test]
     fn valid_lanes_mark_the_placements_of_every_group() {
         for placements in 1..=24 {
             let parts = InnerParts {

@@ -36,7 +36,7 @@ const MAX_CHECKED_N: usize = 16;
 type Check = fn(Level) -> Result<(), Failed>;
 
 /// The checks, each run for every vector path.
-const CHECKS: [(&str, Check); 3] = [
+const CHECKS: [(&str, Check); 4] = [
     (
         "pairs_agree_with_the_plain_loop",
         pairs_agree_with_plain_loop,
@@ -45,6 +45,10 @@ const CHECKS: [(&str, Check); 3] = [
     (
         "large_stored_sets_agree_with_the_plain_loop",
         large_stored_sets_agree,
+    ),
+    (
+        "wide_chunk_layouts_agree_with_the_plain_loop",
+        wide_chunk_layouts_agree,
     ),
 ];
 
@@ -209,6 +213,20 @@ fn large_stored_sets_agree(level: Level) -> Result<(), Failed> {
     ] {
         let stored = patterns(stored_len, bits, density, seed);
         let items = with_classes(&patterns(item_len, bits, density, seed ^ 0x5eed), seed);
+        agree(level, &stored, &items)?;
+    }
+    Ok(())
+}
+
+/// Blocks that many items meet take wider chunks (9 to 11 bits, tables of up to
+/// 512 KiB) than the 7 and 8 bits of the others: the counts of every pattern width from
+/// 20 bits, where they start to pay, to 62, with enough items that every block (two of
+/// sparse patterns, none in common, every bit varying) takes the widest chunks that pay.
+fn wide_chunk_layouts_agree(level: Level) -> Result<(), Failed> {
+    for bits in 20..=62u32 {
+        let seed = u64::from(bits);
+        let stored = patterns(1024, bits, 4, seed);
+        let items = with_classes(&patterns(40_000, bits, 4, seed ^ 0x5eed), seed);
         agree(level, &stored, &items)?;
     }
     Ok(())

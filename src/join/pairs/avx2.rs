@@ -329,8 +329,8 @@ fn count_block(
 ) {
     let pass = Pass { block, tables };
     macro_rules! run {
-        ($chunks:literal, $wide:literal) => {
-            pass.run::<$chunks, $wide>(token, items, set_bits)
+        ($chunks:literal, $wide:literal, $narrow:literal) => {
+            pass.run::<$chunks, $wide, $narrow>(token, items, set_bits)
         };
     }
     match_layout!(block.layout, run);
@@ -346,9 +346,10 @@ struct Pass<'a> {
 
 impl Pass<'_> {
     /// Counts the block against `items`, with `CHUNKS` table lookups per item, the
-    /// first `WIDE` of them wide: the conflicts go to `set_bits` (in 64-bit lanes).
+    /// first `WIDE` of them wide (`NARROW + 1` bits), the others of `NARROW` bits: the
+    /// conflicts go to `set_bits` (in 64-bit lanes).
     #[inline(always)]
-    fn run<const CHUNKS: usize, const WIDE: usize>(
+    fn run<const CHUNKS: usize, const WIDE: usize, const NARROW: usize>(
         &self,
         token: Avx2,
         items: &[u64],
@@ -357,6 +358,7 @@ impl Pass<'_> {
         let lanes = ChunkLayout {
             chunks: CHUNKS,
             wide: WIDE,
+            narrow: NARROW,
         }
         .lanes();
         let tables = &self.tables[..lanes];
@@ -369,7 +371,7 @@ impl Pass<'_> {
                 let compact = pext(token, item, varying);
                 let mut acc = padding;
                 for chunk in 0..CHUNKS {
-                    let index = chunk_lane(compact, WIDE, chunk);
+                    let index = chunk_lane(compact, NARROW, WIDE, chunk);
                     let entry = load_halves(token, &tables[index]);
                     for half in 0..HALVES {
                         acc[half] = or(token, acc[half], entry[half]);

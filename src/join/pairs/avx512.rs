@@ -422,8 +422,8 @@ fn count_block(
 ) {
     let pass = Pass { block, tables };
     macro_rules! run {
-        ($chunks:literal, $wide:literal) => {
-            pass.run::<$chunks, $wide>(token, items, set_bits)
+        ($chunks:literal, $wide:literal, $narrow:literal) => {
+            pass.run::<$chunks, $wide, $narrow>(token, items, set_bits)
         };
     }
     match_layout!(block.layout, run);
@@ -439,9 +439,10 @@ struct Pass<'a> {
 
 impl Pass<'_> {
     /// Counts the block against `items`, with `CHUNKS` table lookups per item, the
-    /// first `WIDE` of them wide: the conflicts go to `set_bits` (in 64-bit lanes).
+    /// first `WIDE` of them wide (`NARROW + 1` bits), the others of `NARROW` bits: the
+    /// conflicts go to `set_bits` (in 64-bit lanes).
     #[inline(always)]
-    fn run<const CHUNKS: usize, const WIDE: usize>(
+    fn run<const CHUNKS: usize, const WIDE: usize, const NARROW: usize>(
         &self,
         token: Avx512Popcnt,
         items: &[u64],
@@ -450,13 +451,15 @@ impl Pass<'_> {
         let lanes = ChunkLayout {
             chunks: CHUNKS,
             wide: WIDE,
+            narrow: NARROW,
         }
         .lanes();
         let tables = &self.tables[..lanes];
         let varying = self.block.varying;
         let padding = load(token, &self.block.padding);
-        let entry =
-            |compact: u64, chunk: usize| load(token, &tables[chunk_lane(compact, WIDE, chunk)]);
+        let entry = |compact: u64, chunk: usize| {
+            load(token, &tables[chunk_lane(compact, NARROW, WIDE, chunk)])
+        };
         let mut sums = *set_bits;
         for &item in items {
             let compact = pext(token, item, varying);

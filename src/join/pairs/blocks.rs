@@ -184,8 +184,8 @@ impl BlockTables {
         }
         let mut base = 0;
         for chunk in 0..layout.chunks {
-            let entries = chunk_entries(layout.wide, chunk);
-            let shift = chunk_shift(layout.wide, chunk);
+            let entries = chunk_entries(layout.narrow, layout.wide, chunk);
+            let shift = chunk_shift(layout.narrow, layout.wide, chunk);
             let table = &mut self.lanes[base..base + entries];
             table[0] = Lane::default();
             let mut filled = 1;
@@ -247,10 +247,19 @@ impl Prepared {
     }
 
     /// Makes a block of `block` (at most [`BLOCK_SLOTS`] patterns) and keeps its bit
-    /// slices (its chunk tables are built when it is counted: [`BlockTables`]).
+    /// slices (its chunk tables are built when it is counted: [`BlockTables`]). Its
+    /// chunk layout is the one for the items it will meet as the sampled items
+    /// `samples` predict ([`ChunkLayout::for_visits`]).
     #[inline(always)]
-    pub(super) fn push_block(&mut self, block: &[u64], pext: &impl Fn(u64, u64) -> u64) {
+    pub(super) fn push_block(
+        &mut self,
+        block: &[u64],
+        samples: &[u64],
+        pext: &impl Fn(u64, u64) -> u64,
+    ) {
         let all = block.iter().fold(PATTERN_MASK, |acc, &p| acc & p);
+        let visiting = samples.iter().filter(|&&item| item & all == 0).count() as u64;
+        let visits = visiting.saturating_mul(self.items_per_sample);
         let any = block.iter().fold(0u64, |acc, &p| acc | p);
         let varying = any & !all;
         // Lane `b`, slot `j`: bit `b` of compacted pattern `j`.
@@ -268,7 +277,7 @@ impl Prepared {
             .extend_from_slice(&self.transposed[..varying.count_ones() as usize]);
         self.blocks.push(BlockInfo {
             slice_start,
-            layout: ChunkLayout::for_bits(varying.count_ones() as usize),
+            layout: ChunkLayout::for_visits(varying.count_ones() as usize, visits),
             varying,
             common: all,
             padding,

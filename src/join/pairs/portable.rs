@@ -1,7 +1,7 @@
 //! The portable counting loop over prepared blocks (any architecture).
 
 use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
-use super::chunks::chunk_lane;
+use super::chunks::{chunk_lane, ChunkLayout};
 use super::split::{partition_by_mask, portable_ops};
 use super::walk::{filter_into, BlockClock};
 use super::{PairCounts, CLASS_COUNT};
@@ -67,8 +67,13 @@ fn count_blocks(
             for &item in visiting {
                 let compact = extract_bits(item, block.varying);
                 let mut acc: Lane = block.padding;
-                for chunk in 0..block.layout.chunks {
-                    acc = acc.or(tables[chunk_lane(compact, block.layout.wide, chunk)]);
+                let ChunkLayout {
+                    chunks,
+                    wide,
+                    narrow,
+                } = block.layout;
+                for chunk in 0..chunks {
+                    acc = acc.or(tables[chunk_lane(compact, narrow, wide, chunk)]);
                 }
                 conflicts[class] += u64::from(acc.count_ones());
             }

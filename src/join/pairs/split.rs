@@ -164,7 +164,7 @@ impl Prepared {
         let len = part.len();
         if len <= BLOCK_SLOTS {
             if len > 0 {
-                self.push_block(part, &|value, mask| ops.pext(value, mask));
+                self.push_block(part, samples, &|value, mask| ops.pext(value, mask));
             }
             return;
         }
@@ -185,7 +185,7 @@ impl Prepared {
             (ones > 0).then_some(ones)
         }) else {
             for block in part.chunks(BLOCK_SLOTS) {
-                self.push_block(block, &|value, mask| ops.pext(value, mask));
+                self.push_block(block, samples, &|value, mask| ops.pext(value, mask));
             }
             return;
         };

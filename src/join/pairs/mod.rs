@@ -361,6 +361,15 @@ pub(super) fn random_patterns(
 mod tests {
     use super::*;
 
+    /// `patterns` as items of the four weight classes in turn.
+    fn with_classes(patterns: Vec<u64>) -> Vec<u64> {
+        patterns
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| tagged(p, i % CLASS_COUNT))
+            .collect()
+    }
+
     /// `len` patterns of `bits` bits, about half of them set, from a fixed seed.
     fn patterns(len: usize, bits: u32, seed: u64) -> Vec<u64> {
         let mut state = seed;
@@ -378,11 +387,7 @@ mod tests {
     #[test]
     fn block_samples_count_the_blocks_they_name() {
         let stored = patterns(5000, 40, 1);
-        let items: Vec<u64> = patterns(700, 40, 2)
-            .into_iter()
-            .enumerate()
-            .map(|(i, p)| tagged(p, i % CLASS_COUNT))
-            .collect();
+        let items = with_classes(patterns(700, 40, 2));
         let mut scratch = PairScratch::default();
         prepare(Path::Portable, &mut stored.clone(), &items, &mut scratch);
         let blocks = prepared_blocks(&scratch);
@@ -423,11 +428,7 @@ mod tests {
         for bits in [30u32, 32, 35, 44] {
             let stored = sparse(1024, bits, u64::from(bits));
             for (items_len, widest) in [(200usize, false), (60_000, true)] {
-                let items: Vec<u64> = sparse(items_len, bits, 7)
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, p)| tagged(p, i % CLASS_COUNT))
-                    .collect();
+                let items = with_classes(sparse(items_len, bits, 7));
                 let mut scratch = PairScratch::default();
                 prepare(Path::Portable, &mut stored.clone(), &items, &mut scratch);
                 let blocks = &scratch.prepared.blocks;
@@ -482,11 +483,7 @@ mod tests {
     #[test]
     fn keep_without_moves_exactly_the_unguarded_items_to_the_front() {
         let level = crate::cpu::Kernel::Auto.level().expect("the auto level");
-        let items: Vec<u64> = patterns(10_003, 40, 9)
-            .into_iter()
-            .enumerate()
-            .map(|(i, p)| tagged(p, i % CLASS_COUNT))
-            .collect();
+        let items = with_classes(patterns(10_003, 40, 9));
         for path in [Path::Portable, Path::at(level)] {
             let mut scratch = PairScratch::default();
             for guard in [0u64, 1 << 5, 1 << 3 | 1 << 39, PATTERN_MASK] {

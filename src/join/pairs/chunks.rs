@@ -68,7 +68,10 @@ pub(crate) const MAX_BLOCK_LANES: usize = {
 const BUILD_LANE_LOADS: u64 = 4;
 
 const _: () = {
-    assert!(MAX_BLOCK_LANES == 8 << 10, "the module docs and the memory model say 512 KiB");
+    assert!(
+        MAX_BLOCK_LANES == 8 << 10,
+        "the module docs and the memory model say 512 KiB"
+    );
     let mut index = 0;
     while index < FAMILIES.len() {
         let family = FAMILIES[index];

@@ -27,6 +27,42 @@ pub(crate) struct QuadrantPlace {
     pub(crate) diff_shift: u32,
 }
 
+/// The join pattern of a quadrant placement from its local diagonals (its
+/// [`LocalPattern::of`] is [`Layout::pattern`] of its global ones): each kind shifted up
+/// to global, down to its window, masked to the window's width, and the difference
+/// diagonals moved above the sum ones. The fields are public for the vector paths,
+/// which compute the same in lanes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LocalPattern {
+    /// Global sum diagonal = local + `sum_up`.
+    pub(crate) sum_up: u32,
+    /// The lowest sum diagonal of the window.
+    pub(crate) sum_down: u32,
+    /// The window's sum diagonals, from bit 0.
+    pub(crate) sum_mask: u64,
+    /// Global difference diagonal = local + `diff_up`.
+    pub(crate) diff_up: u32,
+    /// The lowest difference diagonal of the window.
+    pub(crate) diff_down: u32,
+    /// The window's difference diagonals, from bit 0.
+    pub(crate) diff_mask: u64,
+    /// Where the difference diagonals start in the pattern.
+    pub(crate) diff_offset: u32,
+}
+
+impl LocalPattern {
+    /// The join pattern of local diagonals `(sum, diff)`.
+    #[inline(always)]
+    #[allow(
+        clippy::inline_always,
+        reason = "called per placement in the walk compiled with the vector features"
+    )]
+    pub(crate) fn of(self, sum: u64, diff: u64) -> u64 {
+        ((sum << self.sum_up >> self.sum_down) & self.sum_mask)
+            | ((diff << self.diff_up >> self.diff_down) & self.diff_mask) << self.diff_offset
+    }
+}
+
 /// The board geometry for one `n`.
 #[derive(Clone, Debug)]
 pub(crate) struct Layout {
@@ -139,6 +175,20 @@ impl Layout {
         self.sum_window_width + self.diff_window_width
     }
 
+    /// The join pattern of the placements at `place`, as shifts and masks of their
+    /// local diagonals.
+    pub(crate) fn local_pattern(&self, place: QuadrantPlace) -> LocalPattern {
+        LocalPattern {
+            sum_up: place.sum_shift,
+            sum_down: self.sum_window_lo,
+            sum_mask: low_mask(self.sum_window_width),
+            diff_up: place.diff_shift,
+            diff_down: self.diff_window_lo,
+            diff_mask: low_mask(self.diff_window_width),
+            diff_offset: self.sum_window_width,
+        }
+    }
+
     /// The join pattern of the global diagonal masks `(sum, diff)`: the cross-window
     /// sum diagonals in the low bits, the difference diagonals above them.
     #[inline]
@@ -160,6 +210,34 @@ mod tests {
             let per_direction = if n % 2 == 0 { n - 1 } else { n - 2 };
             assert_eq!(layout.pattern_bits(), 2 * per_direction, "n = {n}");
             assert!(layout.pattern_bits() <= 62);
+        }
+    }
+
+    #[test]
+    fn local_patterns_are_the_patterns_of_the_global_diagonals() {
+        for n in [4, 9, 12, 20, 27, 32] {
+            let layout = Layout::new(n);
+            let q = layout.half;
+            for (row0, col0) in [
+                (0, 0),
+                (0, layout.far0),
+                (layout.far0, 0),
+                (layout.far0, layout.far0),
+            ] {
+                let place = layout.place(row0, col0);
+                let local = layout.local_pattern(place);
+                for i in 0..q {
+                    for j in 0..q {
+                        let (sum, diff) = (1u64 << (i + j), 1u64 << (i + q - 1 - j));
+                        let (global_sum, global_diff) = layout.diagonals_of(row0 + i, col0 + j);
+                        assert_eq!(
+                            local.of(sum, diff),
+                            layout.pattern(global_sum, global_diff),
+                            "n {n} place ({row0}, {col0}) square ({i}, {j})"
+                        );
+                    }
+                }
+            }
         }
     }
 

@@ -16,8 +16,11 @@ use crate::error::Error;
 use crate::join::alloc::filled;
 use crate::join::bits::{binomial, colex_rank_fast};
 
-/// One partial placement: its local diagonal masks.
+/// One partial placement: its local diagonal masks. In C layout, so that on a
+/// little-endian machine its eight bytes read as one `u64` are `sum | diff << 32` (the
+/// packed diagonals of `join::halves`, which the AVX-512 path loads eight at a time).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub(crate) struct QuadrantEntry {
     /// Local sum diagonals (`i + j`).
     pub(crate) sum: u32,
@@ -27,6 +30,7 @@ pub(crate) struct QuadrantEntry {
 
 /// Bytes of one stored placement.
 pub(crate) const ENTRY_BYTES: u64 = std::mem::size_of::<QuadrantEntry>() as u64;
+const _: () = assert!(ENTRY_BYTES == 8, "a placement is two u32 without padding");
 
 /// The largest quadrant side (local diagonal masks are `u32`s of `2q - 1` bits).
 pub(crate) const MAX_SIDE: u32 = 16;

@@ -1,6 +1,7 @@
 //! The AVX2 half-board generation: the whole generation compiled with AVX2, BMI2 and
 //! POPCNT, and an inner loop testing four pairs per step, the kept ones left-packed
-//! with a permutation from a 16-entry table. Every `unsafe` block relies on the
+//! with a permutation from a 16-entry table; the inner lists' runs are prepared four
+//! placements at a time the same way. Every `unsafe` block relies on the
 //! [`Avx2`] token (`crate::cpu`), which only `Avx2::detect` makes, after finding those
 //! features.
 
@@ -10,16 +11,17 @@
 )]
 
 use std::arch::x86_64::{
-    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64,
-    _mm256_load_si256, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256,
-    _mm256_permutevar8x32_epi32, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
-    _pdep_u64,
+    __m256i, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_load_si256,
+    _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256, _mm256_permutevar8x32_epi32,
+    _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srl_epi64,
+    _mm256_srli_epi64, _mm256_storeu_si256, _mm_cvtsi64_si128, _pdep_u64,
 };
 
-use super::inner::InnerParts;
+use super::inner::{split_runs_portable, Frame, Run};
 use super::walk::generate_with;
-use super::{HalfBoards, HalfCursor, InnerLoop, OuterPart, Piece};
+use super::{HalfBoards, HalfCursor, InnerLoop, Piece};
 use crate::cpu::x86_64::Avx2;
+use crate::join::quadrants::QuadrantEntry;
 
 /// [`super::generate`] with the AVX2 inner loop; `token` proves the features.
 pub(super) fn generate(
@@ -41,58 +43,35 @@ fn generate_avx2(token: Avx2, piece: &Piece<'_>, cursor: &mut HalfCursor, out: &
 
 impl InnerLoop for Avx2 {
     #[inline(always)]
-    fn join(
-        self,
-        outer: &OuterPart,
-        inner: &InnerParts,
-        buffer: &mut [u64],
-        mut len: usize,
-    ) -> usize {
+    fn join(self, mask: u64, tag: u64, run: Run<'_>, buffer: &mut [u64], mut len: usize) -> usize {
         // SAFETY: `self` proves AVX2 (`Avx2::detect`).
-        let [avoid, flag, tagged_without, tagged_with, keep_without, keep_with, zero] = unsafe {
+        let [mask, tag, zero] = unsafe {
             [
-                _mm256_set1_epi64x(outer.avoid.cast_signed()),
-                _mm256_set1_epi64x(inner.flag.cast_signed()),
-                _mm256_set1_epi64x(outer.tagged[0].cast_signed()),
-                _mm256_set1_epi64x(outer.tagged[1].cast_signed()),
-                _mm256_set1_epi64x(outer.keep[0].cast_signed()),
-                _mm256_set1_epi64x(outer.keep[1].cast_signed()),
+                _mm256_set1_epi64x(mask.cast_signed()),
+                _mm256_set1_epi64x(tag.cast_signed()),
                 _mm256_setzero_si256(),
             ]
         };
-        let mut i = 0;
-        while i < inner.padded_len() {
-            let load = |values: &[u64]| -> __m256i {
-                // Four at a time: the padded length is a multiple of 8.
-                let four: &[u64; 4] = values[i..i + 4].try_into().expect("padded to 4");
-                // SAFETY: `self` proves AVX2; `four` is 32 readable bytes, loaded
-                // unaligned.
-                unsafe { _mm256_loadu_si256(four.as_ptr().cast()) }
-            };
-            let (diagonals, pattern) = (load(&inner.diagonals), load(&inner.pattern));
+        let load = |four: &[u64]| -> __m256i {
+            let four: &[u64; 4] = four.try_into().expect("runs are padded to 8");
+            // SAFETY: `self` proves AVX2; `four` is 32 readable bytes, loaded unaligned.
+            unsafe { _mm256_loadu_si256(four.as_ptr().cast()) }
+        };
+        let steps = run
+            .diagonals
+            .chunks_exact(4)
+            .zip(run.patterns.chunks_exact(4));
+        for (diagonals, patterns) in steps {
+            let (diagonals, patterns) = (load(diagonals), load(patterns));
             // SAFETY: `self` proves AVX2; the order is an aligned 32-byte `PackOrder`.
             let (packed, kept) = unsafe {
-                let free = _mm256_cmpeq_epi64(_mm256_and_si256(diagonals, avoid), zero);
-                let flags = _mm256_and_si256(diagonals, flag);
-                // Lanes without their flag take the first value of a choice, the
-                // others the second.
-                let unflagged = _mm256_cmpeq_epi64(flags, zero);
-                let keep = _mm256_or_si256(
-                    _mm256_and_si256(unflagged, keep_without),
-                    _mm256_andnot_si256(unflagged, keep_with),
-                );
-                let tagged = _mm256_or_si256(
-                    _mm256_and_si256(unflagged, tagged_without),
-                    _mm256_andnot_si256(unflagged, tagged_with),
-                );
-                let kept = _mm256_and_si256(free, keep);
-                let mask = _mm256_movemask_pd(_mm256_castsi256_pd(kept)).cast_unsigned()
-                    & u32::from(inner.valid_lanes(i));
-                let order = _mm256_load_si256(LEFT_PACK[mask as usize].0.as_ptr().cast());
-                let values = _mm256_or_si256(tagged, pattern);
+                let free = _mm256_cmpeq_epi64(_mm256_and_si256(diagonals, mask), zero);
+                let kept = _mm256_movemask_pd(_mm256_castsi256_pd(free)).cast_unsigned();
+                let order = _mm256_load_si256(LEFT_PACK[kept as usize].0.as_ptr().cast());
+                let values = _mm256_or_si256(tag, patterns);
                 (
                     _mm256_permutevar8x32_epi32(values, order),
-                    mask.count_ones(),
+                    kept.count_ones(),
                 )
             };
             let slot: &mut [u64; 4] = (&mut buffer[len..len + 4])
@@ -101,9 +80,93 @@ impl InnerLoop for Avx2 {
             // SAFETY: `self` proves AVX2; `slot` is 32 writable bytes, stored unaligned.
             unsafe { _mm256_storeu_si256(slot.as_mut_ptr().cast(), packed) };
             len += kept as usize;
-            i += 4;
         }
         len
+    }
+
+    #[inline(always)]
+    fn split_runs(
+        self,
+        list: &[QuadrantEntry],
+        frame: &Frame,
+        diagonals: &mut [u64],
+        patterns: &mut [u64],
+        mut next: [usize; 2],
+    ) -> [usize; 2] {
+        let local = frame.pattern;
+        let count = |shift: u32| {
+            // SAFETY: `self` proves AVX2 (`Avx2::detect`).
+            unsafe { _mm_cvtsi64_si128(i64::from(shift)) }
+        };
+        let splat = |value: u64| {
+            // SAFETY: `self` proves AVX2 (`Avx2::detect`).
+            unsafe { _mm256_set1_epi64x(value.cast_signed()) }
+        };
+        let (sum_up, sum_down, diff_up, diff_down, diff_offset) = (
+            count(local.sum_up),
+            count(local.sum_down),
+            count(local.diff_up),
+            count(local.diff_down),
+            count(local.diff_offset),
+        );
+        let (sum_mask, diff_mask) = (splat(local.sum_mask), splat(local.diff_mask));
+        let (blocked, flag, low) = (splat(frame.blocked), splat(frame.flag), splat(0xffff_ffff));
+        let zero = splat(0);
+        let fours = list.chunks_exact(4);
+        let rest = fours.remainder();
+        for four in fours {
+            let four: &[QuadrantEntry; 4] = four.try_into().expect("chunks of 4");
+            // SAFETY: `self` proves AVX2; `four` is 32 readable bytes, four
+            // `QuadrantEntry` in C layout whose `u64` reads are their packed diagonals
+            // (`sum` in the low half, on this little-endian target).
+            let (packed, pattern, runs) = unsafe {
+                let packed = _mm256_loadu_si256(four.as_ptr().cast());
+                let sum = _mm256_and_si256(packed, low);
+                let diff = _mm256_srli_epi64::<32>(packed);
+                let sum = _mm256_and_si256(
+                    _mm256_srl_epi64(_mm256_sll_epi64(sum, sum_up), sum_down),
+                    sum_mask,
+                );
+                let diff = _mm256_and_si256(
+                    _mm256_srl_epi64(_mm256_sll_epi64(diff, diff_up), diff_down),
+                    diff_mask,
+                );
+                let pattern = _mm256_or_si256(sum, _mm256_sll_epi64(diff, diff_offset));
+                let lanes = |value: __m256i| {
+                    _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(value, zero)))
+                        .cast_unsigned()
+                };
+                let open = lanes(_mm256_and_si256(packed, blocked));
+                let unflagged = lanes(_mm256_and_si256(packed, flag));
+                (
+                    packed,
+                    pattern,
+                    [open & unflagged, open & !unflagged & 0b1111],
+                )
+            };
+            for (run, kept) in runs.into_iter().enumerate() {
+                let at = next[run];
+                // SAFETY: `self` proves AVX2; the order is an aligned 32-byte
+                // `PackOrder`.
+                let (packed, pattern) = unsafe {
+                    let order = _mm256_load_si256(LEFT_PACK[kept as usize].0.as_ptr().cast());
+                    (
+                        _mm256_permutevar8x32_epi32(packed, order),
+                        _mm256_permutevar8x32_epi32(pattern, order),
+                    )
+                };
+                for (values, vector) in [(&mut *diagonals, packed), (&mut *patterns, pattern)] {
+                    let slot: &mut [u64; 4] = (&mut values[at..at + 4])
+                        .try_into()
+                        .expect("each run has a vector of room past its end");
+                    // SAFETY: `self` proves AVX2; `slot` is 32 writable bytes, stored
+                    // unaligned.
+                    unsafe { _mm256_storeu_si256(slot.as_mut_ptr().cast(), vector) };
+                }
+                next[run] += kept.count_ones() as usize;
+            }
+        }
+        split_runs_portable(rest, frame, diagonals, patterns, next)
     }
 
     #[inline(always)]

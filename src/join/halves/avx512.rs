@@ -1,6 +1,7 @@
 //! The AVX-512 half-board generation: the whole generation compiled with AVX-512F,
 //! BMI2 and POPCNT, and an inner loop testing eight pairs per step, the kept ones
-//! left-packed by a compress into a register and written with one unaligned store.
+//! left-packed by a compress into a register and written with one unaligned store;
+//! the inner lists' runs are prepared eight placements at a time the same way.
 //! Every `unsafe` block relies on the [`Avx512Popcnt`] token (`crate::cpu`), which only
 //! `Avx512::popcnt` makes, after finding those features (and more).
 
@@ -10,14 +11,16 @@
 )]
 
 use std::arch::x86_64::{
-    __m512i, _mm512_loadu_si512, _mm512_mask_blend_epi64, _mm512_maskz_compress_epi64,
-    _mm512_or_si512, _mm512_set1_epi64, _mm512_storeu_si512, _mm512_test_epi64_mask, _pdep_u64,
+    __m512i, _mm512_and_si512, _mm512_loadu_si512, _mm512_maskz_compress_epi64, _mm512_or_si512,
+    _mm512_set1_epi64, _mm512_sll_epi64, _mm512_srl_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
+    _mm512_test_epi64_mask, _mm512_testn_epi64_mask, _mm_cvtsi64_si128, _pdep_u64,
 };
 
-use super::inner::{InnerParts, INNER_PAD};
+use super::inner::{split_runs_portable, Frame, Run, INNER_PAD};
 use super::walk::generate_with;
-use super::{HalfBoards, HalfCursor, InnerLoop, OuterPart, Piece};
+use super::{HalfBoards, HalfCursor, InnerLoop, Piece};
 use crate::cpu::x86_64::Avx512Popcnt;
+use crate::join::quadrants::QuadrantEntry;
 
 /// [`super::generate`] with the AVX-512 inner loop; `token` proves the features.
 pub(super) fn generate(
@@ -44,40 +47,30 @@ fn generate_avx512(
 
 impl InnerLoop for Avx512Popcnt {
     #[inline(always)]
-    fn join(
-        self,
-        outer: &OuterPart,
-        inner: &InnerParts,
-        buffer: &mut [u64],
-        mut len: usize,
-    ) -> usize {
-        let splat = |value: u64| {
-            // SAFETY: `self` proves AVX-512F (`Avx512::popcnt`).
-            unsafe { _mm512_set1_epi64(value.cast_signed()) }
+    fn join(self, mask: u64, tag: u64, run: Run<'_>, buffer: &mut [u64], mut len: usize) -> usize {
+        // SAFETY: `self` proves AVX-512F (`Avx512::popcnt`).
+        let (mask, tag) = unsafe {
+            (
+                _mm512_set1_epi64(mask.cast_signed()),
+                _mm512_set1_epi64(tag.cast_signed()),
+            )
         };
-        let (avoid, flag) = (splat(outer.avoid), splat(inner.flag));
-        let (tagged_without, tagged_with) = (splat(outer.tagged[0]), splat(outer.tagged[1]));
-        // The eight lanes' keep masks for inner parts without / with their own flag.
-        let [keep_without, keep_with] =
-            outer.keep.map(|keep| if keep == 0 { 0u8 } else { u8::MAX });
-        let mut i = 0;
-        while i < inner.padded_len() {
-            let load = |values: &[u64]| -> __m512i {
-                let eight: &[u64; INNER_PAD] =
-                    values[i..i + INNER_PAD].try_into().expect("padded to 8");
-                // SAFETY: `self` proves AVX-512F; `eight` is 64 readable bytes, loaded
-                // unaligned.
-                unsafe { _mm512_loadu_si512(eight.as_ptr().cast()) }
-            };
-            let (diagonals, pattern) = (load(&inner.diagonals), load(&inner.pattern));
+        let load = |eight: &[u64]| -> __m512i {
+            let eight: &[u64; INNER_PAD] = eight.try_into().expect("runs are padded to 8");
+            // SAFETY: `self` proves AVX-512F; `eight` is 64 readable bytes, loaded
+            // unaligned.
+            unsafe { _mm512_loadu_si512(eight.as_ptr().cast()) }
+        };
+        let steps = run
+            .diagonals
+            .chunks_exact(INNER_PAD)
+            .zip(run.patterns.chunks_exact(INNER_PAD));
+        for (diagonals, patterns) in steps {
+            let (diagonals, patterns) = (load(diagonals), load(patterns));
             // SAFETY: `self` proves AVX-512F.
             let (packed, kept) = unsafe {
-                let conflicts = _mm512_test_epi64_mask(diagonals, avoid);
-                let flagged = _mm512_test_epi64_mask(diagonals, flag);
-                let keep = (flagged & keep_with) | (!flagged & keep_without);
-                let kept = !conflicts & keep & inner.valid_lanes(i);
-                let tagged = _mm512_mask_blend_epi64(flagged, tagged_without, tagged_with);
-                let values = _mm512_or_si512(tagged, pattern);
+                let kept = _mm512_testn_epi64_mask(diagonals, mask);
+                let values = _mm512_or_si512(tag, patterns);
                 (_mm512_maskz_compress_epi64(kept, values), kept.count_ones())
             };
             let slot: &mut [u64; INNER_PAD] = (&mut buffer[len..len + INNER_PAD])
@@ -87,9 +80,82 @@ impl InnerLoop for Avx512Popcnt {
             // unaligned.
             unsafe { _mm512_storeu_si512(slot.as_mut_ptr().cast(), packed) };
             len += kept as usize;
-            i += INNER_PAD;
         }
         len
+    }
+
+    #[inline(always)]
+    fn split_runs(
+        self,
+        list: &[QuadrantEntry],
+        frame: &Frame,
+        diagonals: &mut [u64],
+        patterns: &mut [u64],
+        mut next: [usize; 2],
+    ) -> [usize; 2] {
+        let local = frame.pattern;
+        let count = |shift: u32| {
+            // SAFETY: `self` proves AVX-512F (`Avx512::popcnt`).
+            unsafe { _mm_cvtsi64_si128(i64::from(shift)) }
+        };
+        let splat = |value: u64| {
+            // SAFETY: `self` proves AVX-512F (`Avx512::popcnt`).
+            unsafe { _mm512_set1_epi64(value.cast_signed()) }
+        };
+        let (sum_up, sum_down, diff_up, diff_down, diff_offset) = (
+            count(local.sum_up),
+            count(local.sum_down),
+            count(local.diff_up),
+            count(local.diff_down),
+            count(local.diff_offset),
+        );
+        let (sum_mask, diff_mask) = (splat(local.sum_mask), splat(local.diff_mask));
+        let (blocked, flag, low) = (splat(frame.blocked), splat(frame.flag), splat(0xffff_ffff));
+        let eights = list.chunks_exact(INNER_PAD);
+        let rest = eights.remainder();
+        for eight in eights {
+            let eight: &[QuadrantEntry; INNER_PAD] = eight.try_into().expect("chunks of 8");
+            // SAFETY: `self` proves AVX-512F; `eight` is 64 readable bytes, eight
+            // `QuadrantEntry` in C layout whose `u64` reads are their packed diagonals
+            // (`sum` in the low half, on this little-endian target).
+            let (packed, pattern, runs) = unsafe {
+                let packed = _mm512_loadu_si512(eight.as_ptr().cast());
+                let sum = _mm512_and_si512(packed, low);
+                let diff = _mm512_srli_epi64::<32>(packed);
+                let sum = _mm512_and_si512(
+                    _mm512_srl_epi64(_mm512_sll_epi64(sum, sum_up), sum_down),
+                    sum_mask,
+                );
+                let diff = _mm512_and_si512(
+                    _mm512_srl_epi64(_mm512_sll_epi64(diff, diff_up), diff_down),
+                    diff_mask,
+                );
+                let pattern = _mm512_or_si512(sum, _mm512_sll_epi64(diff, diff_offset));
+                let open = _mm512_testn_epi64_mask(packed, blocked);
+                let flagged = _mm512_test_epi64_mask(packed, flag);
+                (packed, pattern, [open & !flagged, open & flagged])
+            };
+            for (run, kept) in runs.into_iter().enumerate() {
+                let at = next[run];
+                // SAFETY: `self` proves AVX-512F.
+                let (packed, pattern) = unsafe {
+                    (
+                        _mm512_maskz_compress_epi64(kept, packed),
+                        _mm512_maskz_compress_epi64(kept, pattern),
+                    )
+                };
+                for (values, vector) in [(&mut *diagonals, packed), (&mut *patterns, pattern)] {
+                    let slot: &mut [u64; INNER_PAD] = (&mut values[at..at + INNER_PAD])
+                        .try_into()
+                        .expect("each run has a vector of room past its end");
+                    // SAFETY: `self` proves AVX-512F; `slot` is 64 writable bytes, stored
+                    // unaligned.
+                    unsafe { _mm512_storeu_si512(slot.as_mut_ptr().cast(), vector) };
+                }
+                next[run] += kept.count_ones() as usize;
+            }
+        }
+        split_runs_portable(rest, frame, diagonals, patterns, next)
     }
 
     #[inline(always)]

@@ -1,16 +1,28 @@
 //! The inner side of a column split: the longer quadrant list, prepared once as a
-//! structure of arrays padded to [`INNER_PAD`] entries, and the portable inner loop.
+//! structure of arrays in two runs padded to [`INNER_PAD`] entries, and the portable
+//! inner loop.
 //!
-//! The preparation writes two plain arrays (the local sum and difference diagonals
-//! packed in one word, [`packed`], and the join pattern), a loop the compiler
-//! vectorizes. So a pair's conflict is one test of the inner word against the outer
-//! part's packed diagonals. What depends on the half-board's flags (the tag of its
-//! weight class, and whether it is kept) is chosen in the inner loop: an inner part's
-//! own flag is one test of its word against [`InnerParts::flag`], and the outer part
-//! brings the tag and the keep mask for either value of it ([`OuterPart`]).
+//! The preparation writes two plain arrays: the local sum and difference diagonals
+//! packed in one word ([`packed`]), and the join pattern. So a pair's conflict is one
+//! test of the inner word against the outer part's packed diagonals. It drops the
+//! placements on a blocked diagonal (they could never be kept), and it puts those
+//! without the inner part's own flag in one run and those with it in another
+//! ([`InnerParts::run`]): the flag decides the half-board's weight class and whether it
+//! is kept, so an outer part joins each run it keeps with one tag, and no inner loop
+//! looks at flags.
+//!
+//! Each run is padded with [`PAD_DIAGONALS`], a packed word that meets every outer
+//! part's mask (its bit is no local diagonal, and every mask has it), so the vector
+//! loops test whole vectors and never keep a padding entry.
+//!
+//! The preparation counts each run's placements first, so that the runs have fixed
+//! places, then writes them with the path's [`InnerLoop::split_runs`]: one placement at
+//! a time ([`split_runs_portable`]), or a vector at a time, left-packed into each run,
+//! on the vector paths (all keep the list's order within a run, so every path makes
+//! the same lists).
 
-use super::{HalfSpec, InnerLoop, OuterPart};
-use crate::join::layout::{Layout, QuadrantPlace};
+use super::{HalfSpec, InnerLoop};
+use crate::join::layout::{Layout, LocalPattern, QuadrantPlace};
 use crate::join::quadrants::QuadrantEntry;
 
 /// Local sum diagonals `sum` (bits 0..32) and difference diagonals `diff` (bits 32..64)
@@ -29,96 +41,190 @@ pub(super) fn packed(sum: u64, diff: u64) -> u64 {
 }
 
 const _: () = assert!(
-    2 * crate::join::quadrants::MAX_SIDE - 1 <= 32,
-    "a quadrant's local diagonals fit in 32 bits"
+    2 * crate::join::quadrants::MAX_SIDE - 1 < 32,
+    "a quadrant's local diagonals fit in 31 bits, below the padding bit"
 );
 
-/// The padding granularity of the inner lists: one 512-bit vector of `u64`s (two
+/// The packed diagonals of a padding entry: local sum diagonal 31, which no placement
+/// has. Every outer part's mask includes it ([`InnerParts::mask`]), so a padding entry
+/// always conflicts.
+pub(super) const PAD_DIAGONALS: u64 = 1 << 31;
+
+/// The padding granularity of the inner runs: one 512-bit vector of `u64`s (two
 /// 256-bit ones).
 pub(crate) const INNER_PAD: usize = 8;
 
-/// The inner quadrant placements of one column split. Padding entries are never kept:
-/// the inner loops mask them off ([`InnerParts::valid_lanes`]).
+/// The inner quadrant placements of one column split, in two runs: without the inner
+/// part's own flag and with it, each a multiple of [`INNER_PAD`] long.
 #[derive(Default)]
 pub(crate) struct InnerParts {
     /// Local diagonals, [`packed`].
-    pub(super) diagonals: Vec<u64>,
+    diagonals: Vec<u64>,
     /// The join pattern (no tag).
-    pub(super) pattern: Vec<u64>,
-    /// The local diagonal that sets an inner part's own flag, [`packed`]: a sum
-    /// diagonal for south parts (the anti flag), a difference diagonal for north parts
-    /// (the main flag), or 0.
+    pattern: Vec<u64>,
+    /// The entries of the runs without and with the flag, padding included.
+    runs: [std::ops::Range<usize>; 2],
+}
+
+/// One run of inner parts: packed diagonals and join patterns, of the same length, a
+/// multiple of [`INNER_PAD`].
+#[derive(Clone, Copy)]
+pub(crate) struct Run<'a> {
+    /// Local diagonals, [`packed`] (padding: [`PAD_DIAGONALS`]).
+    pub(super) diagonals: &'a [u64],
+    /// The join patterns (padding: 0).
+    pub(super) patterns: &'a [u64],
+}
+
+/// What the preparation of an inner list needs to know of its place and half.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Frame {
+    /// The join pattern of a placement from its local diagonals.
+    pub(super) pattern: LocalPattern,
+    /// The blocked diagonals in the inner frame, [`packed`]: placements on one are
+    /// dropped.
+    pub(super) blocked: u64,
+    /// The diagonal of the inner parts' own flag in the inner frame, [`packed`] (0:
+    /// none).
     pub(super) flag: u64,
-    /// The entries in use (a multiple of [`INNER_PAD`]); the vectors may be longer.
-    len: usize,
-    /// The entries that are placements (the rest of `len` is padding).
-    placements: usize,
+}
+
+impl Frame {
+    /// Whether the placement of packed diagonals `diagonals` is kept (off the blocked
+    /// diagonals), and whether it has the flag.
+    #[inline(always)]
+    #[allow(
+        clippy::inline_always,
+        reason = "called per placement in the preparation"
+    )]
+    pub(super) fn classify(&self, diagonals: u64) -> (bool, bool) {
+        (diagonals & self.blocked == 0, diagonals & self.flag != 0)
+    }
+}
+
+/// The packed diagonals of `entry` ([`packed`]).
+#[inline(always)]
+#[allow(
+    clippy::inline_always,
+    reason = "called per placement in the preparation"
+)]
+pub(super) fn packed_entry(entry: QuadrantEntry) -> u64 {
+    packed(u64::from(entry.sum), u64::from(entry.diff))
+}
+
+/// The portable preparation: writes each placement of `list` off the blocked diagonals
+/// of `frame` at the next position of its run (`next[0]`: without the flag, `next[1]`:
+/// with it) and returns the next positions. A placement that is dropped is written
+/// too, at its run's next position, where the next one or the padding overwrites it;
+/// so `diagonals` and `patterns` need one entry of room past each run.
+#[inline(always)]
+#[allow(clippy::inline_always, reason = "inlined into each path's preparation")]
+pub(super) fn split_runs_portable(
+    list: &[QuadrantEntry],
+    frame: &Frame,
+    diagonals: &mut [u64],
+    patterns: &mut [u64],
+    mut next: [usize; 2],
+) -> [usize; 2] {
+    for &entry in list {
+        let packed_diagonals = packed_entry(entry);
+        let (open, flagged) = frame.classify(packed_diagonals);
+        let run = usize::from(flagged);
+        diagonals[next[run]] = packed_diagonals;
+        patterns[next[run]] = frame
+            .pattern
+            .of(u64::from(entry.sum), u64::from(entry.diff));
+        next[run] += usize::from(open);
+    }
+    next
 }
 
 impl InnerParts {
-    /// Prepares `list` (placed at `place`) as the inner side. `inner_is_north` tells
-    /// which flag the inner entries carry (north: main, south: anti).
+    /// Prepares `list` (placed at `place`) as the inner side, without the placements on
+    /// a diagonal `spec` blocks, with the preparation of `inner_loop`. `inner_is_north`
+    /// tells which flag the inner entries carry (north: main, south: anti).
     #[inline(always)]
     #[allow(
         clippy::inline_always,
         reason = "the preparation inlines into the walk compiled with the vector features"
     )]
-    pub(super) fn fill(
+    pub(super) fn fill<L: InnerLoop>(
         &mut self,
+        inner_loop: L,
         layout: &Layout,
         spec: &HalfSpec,
         list: &[QuadrantEntry],
         place: QuadrantPlace,
         inner_is_north: bool,
     ) {
-        let padded = list.len().div_ceil(INNER_PAD) * INNER_PAD;
-        if self.diagonals.len() < padded {
-            // Grow only; the values past `padded` are never read.
-            self.diagonals.resize(padded, 0);
-            self.pattern.resize(padded, 0);
-        }
-        self.len = padded;
-        self.placements = list.len();
-        // A global diagonal `d` of the inner part is local `d >> shift`; the flag's
-        // diagonal below the frame is one no inner part reaches.
-        self.flag = if inner_is_north {
-            packed(0, spec.main_diff >> place.diff_shift)
-        } else {
-            packed(spec.anti_sum >> place.sum_shift, 0)
-        };
-        let diagonals = &mut self.diagonals[..list.len()];
-        let patterns = &mut self.pattern[..list.len()];
         let (sum_shift, diff_shift) = (place.sum_shift, place.diff_shift);
-        for k in 0..list.len() {
-            let (sum, diff) = (u64::from(list[k].sum), u64::from(list[k].diff));
-            diagonals[k] = packed(sum, diff);
-            patterns[k] = layout.pattern(sum << sum_shift, diff << diff_shift);
+        // A global diagonal `d` of the inner part is local `d >> shift`; a blocked or
+        // flag diagonal below the frame is one no inner part reaches.
+        let frame = Frame {
+            pattern: layout.local_pattern(place),
+            blocked: packed(
+                spec.blocked_sum >> sum_shift,
+                spec.blocked_diff >> diff_shift,
+            ),
+            flag: if inner_is_north {
+                packed(0, spec.main_diff >> diff_shift)
+            } else {
+                packed(spec.anti_sum >> sum_shift, 0)
+            },
+        };
+        // Two sums, so that the loop vectorizes.
+        let (mut open, mut open_with_flag) = (0usize, 0usize);
+        for &entry in list {
+            let (is_open, flagged) = frame.classify(packed_entry(entry));
+            open += usize::from(is_open);
+            open_with_flag += usize::from(is_open & flagged);
         }
-        self.diagonals[list.len()..padded].fill(0);
-        self.pattern[list.len()..padded].fill(0);
+        let counts = [open - open_with_flag, open_with_flag];
+        // The run with the flag starts one vector past the padded end of the other:
+        // a vector store at the last position of the first run passes its end by up
+        // to `INNER_PAD - 1` entries. Past the second run, one vector of room too.
+        let without_end = counts[0].next_multiple_of(INNER_PAD);
+        let with_start = without_end + INNER_PAD;
+        let with_end = with_start + counts[1].next_multiple_of(INNER_PAD);
+        let room = with_end + INNER_PAD;
+        if self.diagonals.len() < room {
+            // Grow only; the values past the runs are never read.
+            self.diagonals.resize(room, 0);
+            self.pattern.resize(room, 0);
+        }
+        let (diagonals, patterns) = (&mut self.diagonals[..room], &mut self.pattern[..room]);
+        let next = inner_loop.split_runs(list, &frame, diagonals, patterns, [0, with_start]);
+        debug_assert_eq!(next, [counts[0], with_start + counts[1]]);
+        for (from, to) in [(next[0], without_end), (next[1], with_end)] {
+            diagonals[from..to].fill(PAD_DIAGONALS);
+            patterns[from..to].fill(0);
+        }
+        self.runs = [0..without_end, with_start..with_end];
     }
 
-    /// The number of entries, padding included.
+    /// The number of entries of both runs, padding included: at most the list's length
+    /// plus `2 * (INNER_PAD - 1)`.
     pub(super) fn padded_len(&self) -> usize {
-        self.len
+        self.runs[0].len() + self.runs[1].len()
     }
 
-    /// The entries from `start` on that are placements, one bit each from bit 0, for
-    /// the [`INNER_PAD`] entries from `start` (the rest of the padded list is padding).
+    /// The run of the inner parts without (`with_flag` false) or with their own flag.
     #[inline(always)]
-    #[allow(clippy::inline_always, reason = "called in the vector inner loops")]
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(super) fn valid_lanes(&self, start: usize) -> u8 {
-        let real = self.placements.saturating_sub(start).min(INNER_PAD);
-        u8::try_from((1u16 << real) - 1).expect("at most 8 lanes")
+    #[allow(clippy::inline_always, reason = "called in the outer loop")]
+    pub(super) fn run(&self, with_flag: bool) -> Run<'_> {
+        let range = self.runs[usize::from(with_flag)].clone();
+        Run {
+            diagonals: &self.diagonals[range.clone()],
+            patterns: &self.pattern[range],
+        }
     }
 
-    /// Whether the inner part of [`packed`] local diagonals `diagonals` has its own
-    /// flag.
+    /// The mask an outer part tests the inner runs against: its diagonals `avoid`
+    /// (packed, in the inner frame), and the padding bit.
     #[inline(always)]
-    #[allow(clippy::inline_always, reason = "called in the portable inner loop")]
-    pub(super) fn has_flag(&self, diagonals: u64) -> bool {
-        diagonals & self.flag != 0
+    #[allow(clippy::inline_always, reason = "called in the outer loop")]
+    pub(super) fn mask(avoid: u64) -> u64 {
+        avoid | PAD_DIAGONALS
     }
 }
 
@@ -128,19 +234,10 @@ pub(super) struct Portable;
 
 impl InnerLoop for Portable {
     #[inline]
-    fn join(
-        self,
-        outer: &OuterPart,
-        inner: &InnerParts,
-        buffer: &mut [u64],
-        mut len: usize,
-    ) -> usize {
-        for i in 0..inner.placements {
-            let diagonals = inner.diagonals[i];
-            let flag = usize::from(inner.has_flag(diagonals));
-            let disjoint = outer.avoid & diagonals == 0;
-            buffer[len] = outer.tagged[flag] | inner.pattern[i];
-            len += usize::from(disjoint) & usize::from(outer.keep[flag] != 0);
+    fn join(self, mask: u64, tag: u64, run: Run<'_>, buffer: &mut [u64], mut len: usize) -> usize {
+        for (&diagonals, &pattern) in run.diagonals.iter().zip(run.patterns) {
+            buffer[len] = tag | pattern;
+            len += usize::from(diagonals & mask == 0);
         }
         len
     }
@@ -181,25 +278,71 @@ mod tests {
     }
 
     #[test]
-    fn valid_lanes_mark_the_placements_of_every_group() {
-        for placements in 1..=24 {
-            let parts = InnerParts {
-                placements,
-                len: placements.div_ceil(INNER_PAD) * INNER_PAD,
-                ..InnerParts::default()
-            };
-            // Every start the vector loops use: groups of 8 (AVX-512) and of 4 (AVX2).
-            for start in (0..parts.padded_len()).step_by(4) {
-                let lanes = parts.valid_lanes(start);
-                for lane in 0..INNER_PAD {
-                    let expected = start + lane < placements;
-                    assert_eq!(
-                        lanes >> lane & 1 == 1,
-                        expected,
-                        "{placements} {start} {lane}"
-                    );
-                }
+    fn fill_keeps_the_unblocked_placements_in_their_flag_runs_and_pads_them() {
+        // North parts of the west half of n = 12 (side 6), with blocked diagonals and
+        // the main-diagonal flag; every placement of rows {0, 2, 5} in columns
+        // {0, 1, 3}.
+        let layout = Layout::new(12);
+        let place = layout.place(0, 0);
+        let spec = HalfSpec {
+            rows: 0,
+            columns: 0,
+            col0: 0,
+            blocked_sum: 1 << 3,
+            blocked_diff: 1 << 9,
+            main_diff: 1 << 11,
+            anti_sum: 0,
+            tags: [0; 4],
+            keep: [true; 4],
+        };
+        let rows = [0u32, 2, 5];
+        let mut list = Vec::new();
+        for (a, b, c) in [
+            (0, 1, 3),
+            (0, 3, 1),
+            (1, 0, 3),
+            (1, 3, 0),
+            (3, 0, 1),
+            (3, 1, 0),
+        ] {
+            let queens = [(rows[0], a), (rows[1], b), (rows[2], c)];
+            let (mut sum, mut diff) = (0u32, 0u32);
+            for (i, j) in queens {
+                sum |= 1 << (i + j);
+                diff |= 1 << (i + layout.half - 1 - j);
             }
+            list.push(QuadrantEntry { sum, diff });
         }
+        let mut parts = InnerParts::default();
+        parts.fill(Portable, &layout, &spec, &list, place, true);
+        let blocked = packed(1 << 3, 1 << 9 >> place.diff_shift);
+        let flag = packed(0, 1 << 11 >> place.diff_shift);
+        let mut real_entries = 0;
+        for with_flag in [false, true] {
+            let run = parts.run(with_flag);
+            assert_eq!(run.diagonals.len() % INNER_PAD, 0);
+            assert_eq!(run.diagonals.len(), run.patterns.len());
+            let expected: Vec<u64> = list
+                .iter()
+                .map(|entry| packed(entry.sum.into(), entry.diff.into()))
+                .filter(|&d| d & blocked == 0 && (d & flag != 0) == with_flag)
+                .collect();
+            let real: Vec<u64> = run
+                .diagonals
+                .iter()
+                .copied()
+                .filter(|&d| d != PAD_DIAGONALS)
+                .collect();
+            assert_eq!(real, expected, "flag {with_flag}");
+            assert!(!real.is_empty(), "the list has placements of each run");
+            real_entries += real.len();
+            assert!(run.diagonals[real.len()..]
+                .iter()
+                .all(|&d| d == PAD_DIAGONALS && InnerParts::mask(0) & d != 0));
+        }
+        assert!(real_entries < list.len(), "the list has blocked placements");
+        assert!(parts.padded_len() <= list.len() + 2 * (INNER_PAD - 1));
+        // The runs do not overlap.
+        assert!(parts.runs[0].end < parts.runs[1].start);
     }
 }

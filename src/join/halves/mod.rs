@@ -11,10 +11,11 @@
 //!
 //! The column sets `S` are walked in colex order ([`walk`]), so both cell numbers follow
 //! from a counter. One cell of each split is prepared once as the *inner* list
-//! ([`inner`]) and the other one is the outer loop; the inner loop is branch-free: a
-//! pair's pattern is always written and the length advanced by the disjointness test
-//! (AVX2: four pairs per step, [`avx2`]; AVX-512: eight, [`avx512`]). Blocked diagonals
-//! are added to the outer part's masks, so no list is copied or filtered.
+//! ([`inner`]: without its placements on blocked diagonals, in two runs by the inner
+//! part's own flag) and the other one is the outer loop. Each outer part joins each run
+//! it keeps with one tag; the inner loop is branch-free: a pair's pattern is always
+//! written and the length advanced by the disjointness test (AVX2: four pairs per step,
+//! [`avx2`]; AVX-512: eight, [`avx512`]).
 //!
 //! **Cells** ([`Cells`]) come from the table of every quadrant placement, or, where that
 //! table would not fit the memory budget, are made on demand (`join::cells`): then the
@@ -38,7 +39,7 @@ pub(crate) use inner::INNER_PAD;
 use crate::join::layout::Layout;
 use crate::join::path::Path;
 use crate::join::quadrants::{QuadrantEntry, QuadrantTable};
-use inner::InnerParts;
+use inner::{Frame, InnerParts, Run};
 
 /// One half to enumerate.
 #[derive(Clone, Copy, Debug)]
@@ -177,25 +178,13 @@ impl HalfCursor {
     }
 }
 
-/// An outer quadrant placement, prepared for pairing with every inner one.
-pub(crate) struct OuterPart {
-    /// Its join pattern with the half-board's tag, for an inner part without / with
-    /// its own flag.
-    tagged: [u64; 2],
-    /// All ones to keep the half-board, 0 to drop it, for an inner part without / with
-    /// its own flag.
-    keep: [u64; 2],
-    /// The diagonals the inner part must avoid, in the inner quadrant's frame,
-    /// [`inner::packed`].
-    avoid: u64,
-}
-
-/// An inner loop: writes at `buffer[len..]` the pattern of `outer` joined with every
-/// prepared inner part, advancing past the kept ones; returns the new length. `buffer`
-/// has room for every inner part plus [`INNER_PAD`] more.
+/// An inner loop: writes at `buffer[len..]` the pattern of every inner part of `run`
+/// joined (OR) with `tag` (the outer part's pattern and the half-board's tag),
+/// advancing past those whose diagonals miss `mask` (the outer part's,
+/// [`inner::InnerParts::mask`]); returns the new length. `buffer` has room for the run plus [`INNER_PAD`] more.
 pub(crate) trait InnerLoop: Copy {
     /// See the trait.
-    fn join(self, outer: &OuterPart, inner: &InnerParts, buffer: &mut [u64], len: usize) -> usize;
+    fn join(self, mask: u64, tag: u64, run: Run<'_>, buffer: &mut [u64], len: usize) -> usize;
 
     /// Bit deposit: the low bits of `compact` spread, in order, over the set bits of
     /// `mask` (the split's north columns from its compact rank; `pdep` where the path
@@ -207,6 +196,25 @@ pub(crate) trait InnerLoop: Copy {
     )]
     fn deposit(self, compact: u64, mask: u64) -> u64 {
         crate::join::bits::deposit_bits(compact, mask)
+    }
+
+    /// The preparation of an inner list: [`inner::split_runs_portable`] (which this
+    /// must match, up to the order within a run), given room for each run plus
+    /// [`INNER_PAD`] entries.
+    #[inline(always)]
+    #[allow(
+        clippy::inline_always,
+        reason = "called once per split in the walk compiled with the vector features"
+    )]
+    fn split_runs(
+        self,
+        list: &[QuadrantEntry],
+        frame: &Frame,
+        diagonals: &mut [u64],
+        patterns: &mut [u64],
+        next: [usize; 2],
+    ) -> [usize; 2] {
+        inner::split_runs_portable(list, frame, diagonals, patterns, next)
     }
 }
 
@@ -225,5 +233,93 @@ pub(crate) fn generate(
         Path::Avx2(token) => avx2::generate(token, piece, cursor, out),
         #[cfg(target_arch = "x86_64")]
         Path::Avx512(token) => avx512::generate(token, piece, cursor, out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::Kernel;
+
+    /// The paths this processor runs (the portable one always).
+    fn paths() -> Vec<Path> {
+        let mut paths = vec![Path::Portable];
+        for kernel in [Kernel::Avx2, Kernel::Avx512] {
+            if let Ok(level) = kernel.level() {
+                let path = Path::at(level);
+                if !paths.contains(&path) {
+                    paths.push(path);
+                }
+            }
+        }
+        paths
+    }
+
+    /// The runs `path` prepares from `list` (padding included).
+    fn runs_of(path: Path, spec: &HalfSpec, list: &[QuadrantEntry], north: bool) -> Vec<Vec<u64>> {
+        let layout = Layout::new(2 * crate::join::quadrants::MAX_SIDE);
+        let place = layout.place(if north { 0 } else { layout.far0 }, 0);
+        let mut parts = InnerParts::default();
+        match path {
+            Path::Portable => parts.fill(inner::Portable, &layout, spec, list, place, north),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2(token) => parts.fill(token, &layout, spec, list, place, north),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512(token) => parts.fill(token, &layout, spec, list, place, north),
+        }
+        [false, true]
+            .into_iter()
+            .flat_map(|with_flag| {
+                let run = parts.run(with_flag);
+                [run.diagonals.to_vec(), run.patterns.to_vec()]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_path_prepares_the_portable_inner_runs() {
+        // Random placements of the largest quadrant (side 16: local diagonals of 31
+        // bits), lists of every length from 0 to 40 (vector bodies and tails), with and
+        // without blocked diagonals and a flag.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let local = (1u32 << 31) - 1;
+        let paths = paths();
+        for len in 0..=40 {
+            let list: Vec<QuadrantEntry> = (0..len)
+                .map(|_| QuadrantEntry {
+                    sum: u32::try_from(next() & next() & u64::from(local)).unwrap(),
+                    diff: u32::try_from(next() & next() & u64::from(local)).unwrap(),
+                })
+                .collect();
+            for (blocked, flag) in [(0, 0), (next() & next() & next(), 1u64 << (next() % 62))] {
+                let spec = HalfSpec {
+                    rows: 0,
+                    columns: 0,
+                    col0: 0,
+                    blocked_sum: blocked,
+                    blocked_diff: blocked.rotate_left(17),
+                    main_diff: flag,
+                    anti_sum: flag,
+                    tags: [0; 4],
+                    keep: [true; 4],
+                };
+                for north in [false, true] {
+                    let want = runs_of(Path::Portable, &spec, &list, north);
+                    for &path in &paths[1..] {
+                        assert_eq!(
+                            runs_of(path, &spec, &list, north),
+                            want,
+                            "{path:?}, {len} placements, blocked {blocked:#x}, flag {flag:#x}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

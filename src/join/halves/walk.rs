@@ -7,8 +7,8 @@
     reason = "the walk must inline into the wrappers compiled with the vector features"
 )]
 
-use super::inner::{packed, INNER_PAD};
-use super::{Cells, HalfBoards, HalfCursor, HalfSpec, InnerLoop, OuterPart, Piece, CELL_LIMIT};
+use super::inner::{packed, InnerParts, INNER_PAD};
+use super::{Cells, HalfBoards, HalfCursor, HalfSpec, InnerLoop, Piece, CELL_LIMIT};
 use crate::join::bits::{binomial, colex_rank_fast, low_mask, next_same_popcount};
 use crate::join::cells::CellWalk;
 use crate::join::layout::{Layout, QuadrantPlace};
@@ -274,8 +274,14 @@ impl<'a, L: InnerLoop> Joiner<'a, L> {
         } else {
             (north_place, south_place)
         };
-        out.inner
-            .fill(layout, spec, inner_list, inner_place, inner_is_north);
+        out.inner.fill(
+            inner_loop,
+            layout,
+            spec,
+            inner_list,
+            inner_place,
+            inner_is_north,
+        );
         Joiner {
             inner_loop,
             layout,
@@ -318,24 +324,23 @@ impl<'a, L: InnerLoop> Joiner<'a, L> {
             }
         };
         let pattern = self.layout.pattern(outer_sum, outer_diff);
-        let keep = |inner_flag: usize| {
-            if spec.keep[flags(inner_flag)] {
-                u64::MAX
-            } else {
-                0
+        // The diagonals below the inner quadrant's frame cannot matter; the blocked
+        // ones are not in the inner runs.
+        let mask = InnerParts::mask(packed(
+            outer_sum >> self.inner_place.sum_shift,
+            outer_diff >> self.inner_place.diff_shift,
+        ));
+        for inner_flag in 0..2 {
+            let flags = flags(inner_flag);
+            if spec.keep[flags] {
+                out.len = self.inner_loop.join(
+                    mask,
+                    pattern | spec.tags[flags],
+                    out.inner.run(inner_flag == 1),
+                    &mut out.buffer,
+                    out.len,
+                );
             }
-        };
-        let outer_part = OuterPart {
-            tagged: [pattern | spec.tags[flags(0)], pattern | spec.tags[flags(1)]],
-            keep: [keep(0), keep(1)],
-            // The diagonals below the inner quadrant's frame cannot matter.
-            avoid: packed(
-                (outer_sum | spec.blocked_sum) >> self.inner_place.sum_shift,
-                (outer_diff | spec.blocked_diff) >> self.inner_place.diff_shift,
-            ),
-        };
-        out.len = self
-            .inner_loop
-            .join(&outer_part, &out.inner, &mut out.buffer, out.len);
+        }
     }
 }

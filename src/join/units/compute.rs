@@ -43,7 +43,9 @@ impl UnitScratch {
         caps: Caps,
         inner: usize,
     ) -> Result<(), crate::error::Error> {
-        let slack = inner + 2 * crate::join::halves::INNER_PAD;
+        // An outer placement writes both inner runs (each padded to a vector) and
+        // reserves one vector more.
+        let slack = inner + 3 * crate::join::halves::INNER_PAD;
         self.stored.try_reserve(caps.stored.saturating_add(slack))?;
         self.items.try_reserve(caps.items.saturating_add(slack))?;
         self.pairs.try_reserve(caps.stored.max(caps.items))

@@ -11,7 +11,7 @@
 )]
 
 use std::arch::x86_64::{
-    __m256i, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_load_si256,
+    __m128i, __m256i, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_load_si256,
     _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256, _mm256_permutevar8x32_epi32,
     _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srl_epi64,
     _mm256_srli_epi64, _mm256_storeu_si256, _mm_cvtsi64_si128, _pdep_u64,
@@ -21,6 +21,7 @@ use super::inner::{split_runs_portable, Frame, Run};
 use super::walk::generate_with;
 use super::{HalfBoards, HalfCursor, InnerLoop, Piece};
 use crate::cpu::x86_64::Avx2;
+use crate::join::layout::LocalPattern;
 use crate::join::quadrants::QuadrantEntry;
 
 /// [`super::generate`] with the AVX2 inner loop; `token` proves the features.
@@ -94,21 +95,11 @@ impl InnerLoop for Avx2 {
         mut next: [usize; 2],
     ) -> [usize; 2] {
         let local = frame.pattern;
-        let count = |shift: u32| {
-            // SAFETY: `self` proves AVX2 (`Avx2::detect`).
-            unsafe { _mm_cvtsi64_si128(i64::from(shift)) }
-        };
         let splat = |value: u64| {
             // SAFETY: `self` proves AVX2 (`Avx2::detect`).
             unsafe { _mm256_set1_epi64x(value.cast_signed()) }
         };
-        let (sum_up, sum_down, diff_up, diff_down, diff_offset) = (
-            count(local.sum_up),
-            count(local.sum_down),
-            count(local.diff_up),
-            count(local.diff_down),
-            count(local.diff_offset),
-        );
+        let counts = ShiftCounts::of(&local);
         let (sum_mask, diff_mask) = (splat(local.sum_mask), splat(local.diff_mask));
         let (blocked, flag, low) = (splat(frame.blocked), splat(frame.flag), splat(0xffff_ffff));
         let zero = splat(0);
@@ -124,14 +115,14 @@ impl InnerLoop for Avx2 {
                 let sum = _mm256_and_si256(packed, low);
                 let diff = _mm256_srli_epi64::<32>(packed);
                 let sum = _mm256_and_si256(
-                    _mm256_srl_epi64(_mm256_sll_epi64(sum, sum_up), sum_down),
+                    _mm256_srl_epi64(_mm256_sll_epi64(sum, counts.sum_up), counts.sum_down),
                     sum_mask,
                 );
                 let diff = _mm256_and_si256(
-                    _mm256_srl_epi64(_mm256_sll_epi64(diff, diff_up), diff_down),
+                    _mm256_srl_epi64(_mm256_sll_epi64(diff, counts.diff_up), counts.diff_down),
                     diff_mask,
                 );
-                let pattern = _mm256_or_si256(sum, _mm256_sll_epi64(diff, diff_offset));
+                let pattern = _mm256_or_si256(sum, _mm256_sll_epi64(diff, counts.diff_offset));
                 let lanes = |value: __m256i| {
                     _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(value, zero)))
                         .cast_unsigned()
@@ -173,6 +164,39 @@ impl InnerLoop for Avx2 {
     fn deposit(self, compact: u64, mask: u64) -> u64 {
         // SAFETY: `self` proves BMI2 (`Avx2::detect`).
         unsafe { _pdep_u64(compact, mask) }
+    }
+}
+
+/// The shifts of a [`LocalPattern`] as the vector shifts by a register take them (the
+/// count in the low 64 bits of an SSE2 register), for the AVX2 and AVX-512 paths.
+pub(super) struct ShiftCounts {
+    /// [`LocalPattern::sum_up`].
+    pub(super) sum_up: __m128i,
+    /// [`LocalPattern::sum_down`].
+    pub(super) sum_down: __m128i,
+    /// [`LocalPattern::diff_up`].
+    pub(super) diff_up: __m128i,
+    /// [`LocalPattern::diff_down`].
+    pub(super) diff_down: __m128i,
+    /// [`LocalPattern::diff_offset`].
+    pub(super) diff_offset: __m128i,
+}
+
+impl ShiftCounts {
+    /// The counts of `local`.
+    #[inline(always)]
+    pub(super) fn of(local: &LocalPattern) -> ShiftCounts {
+        let count = |shift: u32| {
+            // SAFETY: SSE2 is in every x86-64 processor (the target's baseline).
+            unsafe { _mm_cvtsi64_si128(i64::from(shift)) }
+        };
+        ShiftCounts {
+            sum_up: count(local.sum_up),
+            sum_down: count(local.sum_down),
+            diff_up: count(local.diff_up),
+            diff_down: count(local.diff_down),
+            diff_offset: count(local.diff_offset),
+        }
     }
 }
 

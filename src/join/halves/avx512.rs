@@ -13,9 +13,10 @@
 use std::arch::x86_64::{
     __m512i, _mm512_and_si512, _mm512_loadu_si512, _mm512_maskz_compress_epi64, _mm512_or_si512,
     _mm512_set1_epi64, _mm512_sll_epi64, _mm512_srl_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
-    _mm512_test_epi64_mask, _mm512_testn_epi64_mask, _mm_cvtsi64_si128, _pdep_u64,
+    _mm512_test_epi64_mask, _mm512_testn_epi64_mask, _pdep_u64,
 };
 
+use super::avx2::ShiftCounts;
 use super::inner::{split_runs_portable, Frame, Run, INNER_PAD};
 use super::walk::generate_with;
 use super::{HalfBoards, HalfCursor, InnerLoop, Piece};
@@ -94,21 +95,11 @@ impl InnerLoop for Avx512Popcnt {
         mut next: [usize; 2],
     ) -> [usize; 2] {
         let local = frame.pattern;
-        let count = |shift: u32| {
-            // SAFETY: `self` proves AVX-512F (`Avx512::popcnt`).
-            unsafe { _mm_cvtsi64_si128(i64::from(shift)) }
-        };
         let splat = |value: u64| {
             // SAFETY: `self` proves AVX-512F (`Avx512::popcnt`).
             unsafe { _mm512_set1_epi64(value.cast_signed()) }
         };
-        let (sum_up, sum_down, diff_up, diff_down, diff_offset) = (
-            count(local.sum_up),
-            count(local.sum_down),
-            count(local.diff_up),
-            count(local.diff_down),
-            count(local.diff_offset),
-        );
+        let counts = ShiftCounts::of(&local);
         let (sum_mask, diff_mask) = (splat(local.sum_mask), splat(local.diff_mask));
         let (blocked, flag, low) = (splat(frame.blocked), splat(frame.flag), splat(0xffff_ffff));
         let eights = list.chunks_exact(INNER_PAD);
@@ -123,14 +114,14 @@ impl InnerLoop for Avx512Popcnt {
                 let sum = _mm512_and_si512(packed, low);
                 let diff = _mm512_srli_epi64::<32>(packed);
                 let sum = _mm512_and_si512(
-                    _mm512_srl_epi64(_mm512_sll_epi64(sum, sum_up), sum_down),
+                    _mm512_srl_epi64(_mm512_sll_epi64(sum, counts.sum_up), counts.sum_down),
                     sum_mask,
                 );
                 let diff = _mm512_and_si512(
-                    _mm512_srl_epi64(_mm512_sll_epi64(diff, diff_up), diff_down),
+                    _mm512_srl_epi64(_mm512_sll_epi64(diff, counts.diff_up), counts.diff_down),
                     diff_mask,
                 );
-                let pattern = _mm512_or_si512(sum, _mm512_sll_epi64(diff, diff_offset));
+                let pattern = _mm512_or_si512(sum, _mm512_sll_epi64(diff, counts.diff_offset));
                 let open = _mm512_testn_epi64_mask(packed, blocked);
                 let flagged = _mm512_test_epi64_mask(packed, flag);
                 (packed, pattern, [open & !flagged, open & flagged])

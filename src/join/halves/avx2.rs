@@ -12,9 +12,9 @@
 
 use std::arch::x86_64::{
     __m128i, __m256i, _mm256_and_si256, _mm256_castsi256_pd, _mm256_cmpeq_epi64, _mm256_load_si256,
-    _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256, _mm256_permutevar8x32_epi32,
-    _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srl_epi64,
-    _mm256_srli_epi64, _mm256_storeu_si256, _mm_cvtsi64_si128, _pdep_u64,
+    _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256, _mm256_permute4x64_epi64,
+    _mm256_permutevar8x32_epi32, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64,
+    _mm256_srl_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm_cvtsi64_si128, _pdep_u64,
 };
 
 use super::inner::{split_runs_portable, Frame, Run};
@@ -135,27 +135,43 @@ impl InnerLoop for Avx2 {
                     [open & unflagged, open & !unflagged & 0b1111],
                 )
             };
-            for (run, kept) in runs.into_iter().enumerate() {
-                let at = next[run];
-                // SAFETY: `self` proves AVX2; the order is an aligned 32-byte
-                // `PackOrder`.
-                let (packed, pattern) = unsafe {
-                    let order = _mm256_load_si256(LEFT_PACK[kept as usize].0.as_ptr().cast());
-                    (
-                        _mm256_permutevar8x32_epi32(packed, order),
-                        _mm256_permutevar8x32_epi32(pattern, order),
-                    )
+            let [without, with] = runs;
+            // SAFETY: `self` proves AVX2; the orders are aligned 32-byte `PackOrder`s.
+            let (up, down) = unsafe {
+                let order =
+                    |kept: u32| _mm256_load_si256(LEFT_PACK[kept as usize].0.as_ptr().cast());
+                let (up, down) = (order(without), order(with));
+                let reversed = |value| {
+                    _mm256_permute4x64_epi64::<0b0001_1011>(_mm256_permutevar8x32_epi32(
+                        value, down,
+                    ))
                 };
-                for (values, vector) in [(&mut *diagonals, packed), (&mut *patterns, pattern)] {
+                (
+                    [
+                        _mm256_permutevar8x32_epi32(packed, up),
+                        _mm256_permutevar8x32_epi32(pattern, up),
+                    ],
+                    [reversed(packed), reversed(pattern)],
+                )
+            };
+            // The run without the flag: the kept lanes from its next position up; the
+            // one with it: the kept lanes reversed, ending at its lowest entry.
+            let (at_up, at_down) = (next[0], next[1] - 4);
+            for (values, up, down) in [
+                (&mut *diagonals, up[0], down[0]),
+                (&mut *patterns, up[1], down[1]),
+            ] {
+                for (at, vector) in [(at_up, up), (at_down, down)] {
                     let slot: &mut [u64; 4] = (&mut values[at..at + 4])
                         .try_into()
-                        .expect("each run has a vector of room past its end");
+                        .expect("the room between the runs holds a vector");
                     // SAFETY: `self` proves AVX2; `slot` is 32 writable bytes, stored
                     // unaligned.
                     unsafe { _mm256_storeu_si256(slot.as_mut_ptr().cast(), vector) };
                 }
-                next[run] += kept.count_ones() as usize;
             }
+            next[0] += without.count_ones() as usize;
+            next[1] -= with.count_ones() as usize;
         }
         split_runs_portable(rest, frame, diagonals, patterns, next)
     }

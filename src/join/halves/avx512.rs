@@ -12,8 +12,9 @@
 
 use std::arch::x86_64::{
     __m512i, _mm512_and_si512, _mm512_loadu_si512, _mm512_maskz_compress_epi64, _mm512_or_si512,
-    _mm512_set1_epi64, _mm512_sll_epi64, _mm512_srl_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
-    _mm512_test_epi64_mask, _mm512_testn_epi64_mask, _pdep_u64,
+    _mm512_permutexvar_epi64, _mm512_set1_epi64, _mm512_set_epi64, _mm512_sll_epi64,
+    _mm512_srl_epi64, _mm512_srli_epi64, _mm512_storeu_si512, _mm512_test_epi64_mask,
+    _mm512_testn_epi64_mask, _pdep_u64,
 };
 
 use super::avx2::ShiftCounts;
@@ -126,25 +127,39 @@ impl InnerLoop for Avx512Popcnt {
                 let flagged = _mm512_test_epi64_mask(packed, flag);
                 (packed, pattern, [open & !flagged, open & flagged])
             };
-            for (run, kept) in runs.into_iter().enumerate() {
-                let at = next[run];
-                // SAFETY: `self` proves AVX-512F.
-                let (packed, pattern) = unsafe {
-                    (
-                        _mm512_maskz_compress_epi64(kept, packed),
-                        _mm512_maskz_compress_epi64(kept, pattern),
-                    )
+            let [without, with] = runs;
+            // SAFETY: `self` proves AVX-512F.
+            let (up, down) = unsafe {
+                let reversed = _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+                let down = |values| {
+                    _mm512_permutexvar_epi64(reversed, _mm512_maskz_compress_epi64(with, values))
                 };
-                for (values, vector) in [(&mut *diagonals, packed), (&mut *patterns, pattern)] {
+                (
+                    [
+                        _mm512_maskz_compress_epi64(without, packed),
+                        _mm512_maskz_compress_epi64(without, pattern),
+                    ],
+                    [down(packed), down(pattern)],
+                )
+            };
+            // The run without the flag: the kept lanes from its next position up; the
+            // one with it: the kept lanes reversed, ending at its lowest entry.
+            let (at_up, at_down) = (next[0], next[1] - INNER_PAD);
+            for (values, up, down) in [
+                (&mut *diagonals, up[0], down[0]),
+                (&mut *patterns, up[1], down[1]),
+            ] {
+                for (at, vector) in [(at_up, up), (at_down, down)] {
                     let slot: &mut [u64; INNER_PAD] = (&mut values[at..at + INNER_PAD])
                         .try_into()
-                        .expect("each run has a vector of room past its end");
+                        .expect("the room between the runs holds a vector");
                     // SAFETY: `self` proves AVX-512F; `slot` is 64 writable bytes, stored
                     // unaligned.
                     unsafe { _mm512_storeu_si512(slot.as_mut_ptr().cast(), vector) };
                 }
-                next[run] += kept.count_ones() as usize;
             }
+            next[0] += without.count_ones() as usize;
+            next[1] -= with.count_ones() as usize;
         }
         split_runs_portable(rest, frame, diagonals, patterns, next)
     }

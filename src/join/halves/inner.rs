@@ -15,11 +15,11 @@
 //! part's mask (its bit is no local diagonal, and every mask has it), so the vector
 //! loops test whole vectors and never keep a padding entry.
 //!
-//! The preparation counts each run's placements first, so that the runs have fixed
-//! places, then writes them with the path's [`InnerLoop::split_runs`]: one placement at
-//! a time ([`split_runs_portable`]), or a vector at a time, left-packed into each run,
-//! on the vector paths (all keep the list's order within a run, so every path makes
-//! the same lists).
+//! The preparation writes the runs from the two ends of the arrays, in one pass with
+//! the path's [`InnerLoop::split_runs`]: one placement at a time
+//! ([`split_runs_portable`]), or a vector at a time, left-packed into each run, on the
+//! vector paths (all keep the same order within a run, so every path makes the same
+//! lists).
 
 use super::{HalfSpec, InnerLoop};
 use crate::join::layout::{Layout, LocalPattern, QuadrantPlace};
@@ -113,10 +113,11 @@ pub(super) fn packed_entry(entry: QuadrantEntry) -> u64 {
 }
 
 /// The portable preparation: writes each placement of `list` off the blocked diagonals
-/// of `frame` at the next position of its run (`next[0]`: without the flag, `next[1]`:
-/// with it) and returns the next positions. A placement that is dropped is written
-/// too, at its run's next position, where the next one or the padding overwrites it;
-/// so `diagonals` and `patterns` need one entry of room past each run.
+/// of `frame` into its run, and returns where the runs stand. The run without the flag
+/// grows up from `next[0]` (the next position), the run with it down from `next[1]`
+/// (its lowest entry; the next one goes just below), so it holds its placements in the
+/// list's reverse order. A placement that is dropped is written too, at its run's next
+/// position, where a later one or the padding overwrites it.
 #[inline(always)]
 #[allow(clippy::inline_always, reason = "inlined into each path's preparation")]
 pub(super) fn split_runs_portable(
@@ -129,12 +130,16 @@ pub(super) fn split_runs_portable(
     for &entry in list {
         let packed_diagonals = packed_entry(entry);
         let (open, flagged) = frame.classify(packed_diagonals);
-        let run = usize::from(flagged);
-        diagonals[next[run]] = packed_diagonals;
-        patterns[next[run]] = frame
+        let at = if flagged { next[1] - 1 } else { next[0] };
+        diagonals[at] = packed_diagonals;
+        patterns[at] = frame
             .pattern
             .of(u64::from(entry.sum), u64::from(entry.diff));
-        next[run] += usize::from(open);
+        if flagged {
+            next[1] -= usize::from(open);
+        } else {
+            next[0] += usize::from(open);
+        }
     }
     next
 }
@@ -172,34 +177,26 @@ impl InnerParts {
                 packed(spec.anti_sum >> sum_shift, 0)
             },
         };
-        // Two sums, so that the loop vectorizes.
-        let (mut open, mut open_with_flag) = (0usize, 0usize);
-        for &entry in list {
-            let (is_open, flagged) = frame.classify(packed_entry(entry));
-            open += usize::from(is_open);
-            open_with_flag += usize::from(is_open & flagged);
-        }
-        let counts = [open - open_with_flag, open_with_flag];
-        // The run with the flag starts one vector past the padded end of the other:
-        // a vector store at the last position of the first run passes its end by up
-        // to `INNER_PAD - 1` entries. Past the second run, one vector of room too.
-        let without_end = counts[0].next_multiple_of(INNER_PAD);
-        let with_start = without_end + INNER_PAD;
-        let with_end = with_start + counts[1].next_multiple_of(INNER_PAD);
-        let room = with_end + INNER_PAD;
+        // The run without the flag grows up from 0 and the one with it down from the
+        // end of the room. A vector store passes its run's next position by up to
+        // `INNER_PAD - 1` entries, into the free room between the runs, which is at
+        // least `2 * INNER_PAD` long.
+        let room = (list.len() + 2 * INNER_PAD).next_multiple_of(INNER_PAD);
         if self.diagonals.len() < room {
-            // Grow only; the values past the runs are never read.
+            // Grow only; the values past the room are never read.
             self.diagonals.resize(room, 0);
             self.pattern.resize(room, 0);
         }
         let (diagonals, patterns) = (&mut self.diagonals[..room], &mut self.pattern[..room]);
-        let next = inner_loop.split_runs(list, &frame, diagonals, patterns, [0, with_start]);
-        debug_assert_eq!(next, [counts[0], with_start + counts[1]]);
-        for (from, to) in [(next[0], without_end), (next[1], with_end)] {
+        let [without, with_low] =
+            inner_loop.split_runs(list, &frame, diagonals, patterns, [0, room]);
+        let without_end = without.next_multiple_of(INNER_PAD);
+        let with_start = room - (room - with_low).next_multiple_of(INNER_PAD);
+        for (from, to) in [(without, without_end), (with_start, with_low)] {
             diagonals[from..to].fill(PAD_DIAGONALS);
             patterns[from..to].fill(0);
         }
-        self.runs = [0..without_end, with_start..with_end];
+        self.runs = [0..without_end, with_start..room];
     }
 
     /// The number of entries of both runs, padding included: at most the list's length
@@ -322,11 +319,29 @@ mod tests {
             let run = parts.run(with_flag);
             assert_eq!(run.diagonals.len() % INNER_PAD, 0);
             assert_eq!(run.diagonals.len(), run.patterns.len());
-            let expected: Vec<u64> = list
+            let mut expected: Vec<u64> = list
                 .iter()
                 .map(|entry| packed(entry.sum.into(), entry.diff.into()))
                 .filter(|&d| d & blocked == 0 && (d & flag != 0) == with_flag)
                 .collect();
+            // The run with the flag holds the list's reverse order, its padding first.
+            if with_flag {
+                expected.reverse();
+            }
+            let padding = run.diagonals.len() - expected.len();
+            let (pads, placements) = if with_flag {
+                (&run.diagonals[..padding], &run.diagonals[padding..])
+            } else {
+                (
+                    &run.diagonals[expected.len()..],
+                    &run.diagonals[..expected.len()],
+                )
+            };
+            assert!(padding < INNER_PAD);
+            assert!(pads
+                .iter()
+                .all(|&d| d == PAD_DIAGONALS && InnerParts::mask(0) & d != 0));
+            assert_eq!(placements, expected, "flag {with_flag}");
             let real: Vec<u64> = run
                 .diagonals
                 .iter()
@@ -336,9 +351,6 @@ mod tests {
             assert_eq!(real, expected, "flag {with_flag}");
             assert!(!real.is_empty(), "the list has placements of each run");
             real_entries += real.len();
-            assert!(run.diagonals[real.len()..]
-                .iter()
-                .all(|&d| d == PAD_DIAGONALS && InnerParts::mask(0) & d != 0));
         }
         assert!(real_entries < list.len(), "the list has blocked placements");
         assert!(parts.padded_len() <= list.len() + 2 * (INNER_PAD - 1));

@@ -55,10 +55,10 @@ pub(crate) const STORED_BYTES: u64 = 20;
 /// surviving items (at most one and a half times the items: 12).
 pub(crate) const ITEM_BYTES: u64 = 20;
 /// Per entry of an inner cell, for each side: the prepared inner list (24: two `u64`
-/// arrays, 16, and their two runs' padding and room, 32 entries in all, which the other
-/// 8 cover from 64 entries on and the fixed share of a thread below), the cell itself
-/// when made on demand (8), and the slack of the list after a piece's cap (8, and
-/// three vectors).
+/// arrays, 16, and the room between their two runs, at most 23 entries, which the
+/// other 8 cover from 46 entries on and the fixed share of a thread below), the cell
+/// itself when made on demand (8), and the slack of the list after a piece's cap (8,
+/// and three vectors).
 pub(crate) const INNER_BYTES: u64 = 2 * (24 + 8 + 8);
 /// The fixed scratch per thread (the chunk tables of one block, the splits' item
 /// sample, the chunk of items filtered for a block, the bit slices of the block being

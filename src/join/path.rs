@@ -49,4 +49,20 @@ impl Path {
             Path::Avx512(_) => Kernel::Avx512,
         }
     }
+
+    /// The paths this processor runs (the portable one always), for tests that run
+    /// each of them.
+    #[cfg(test)]
+    pub(crate) fn available() -> Vec<Path> {
+        let mut paths = vec![Path::Portable];
+        for kernel in [Kernel::Avx2, Kernel::Avx512] {
+            if let Ok(level) = kernel.level() {
+                let path = Path::at(level);
+                if !paths.contains(&path) {
+                    paths.push(path);
+                }
+            }
+        }
+        paths
+    }
 }

@@ -239,21 +239,6 @@ pub(crate) fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cpu::Kernel;
-
-    /// The paths this processor runs (the portable one always).
-    fn paths() -> Vec<Path> {
-        let mut paths = vec![Path::Portable];
-        for kernel in [Kernel::Avx2, Kernel::Avx512] {
-            if let Ok(level) = kernel.level() {
-                let path = Path::at(level);
-                if !paths.contains(&path) {
-                    paths.push(path);
-                }
-            }
-        }
-        paths
-    }
 
     /// The runs `path` prepares from `list` (padding included).
     fn runs_of(path: Path, spec: &HalfSpec, list: &[QuadrantEntry], north: bool) -> Vec<Vec<u64>> {
@@ -289,7 +274,7 @@ mod tests {
             state
         };
         let local = (1u32 << 31) - 1;
-        let paths = paths();
+        let paths = Path::available();
         for len in 0..=40 {
             let list: Vec<QuadrantEntry> = (0..len)
                 .map(|_| QuadrantEntry {

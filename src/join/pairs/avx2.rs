@@ -10,16 +10,16 @@
 
 use std::arch::x86_64::{
     __m256i, _mm256_add_epi64, _mm256_add_epi8, _mm256_and_si256, _mm256_castsi256_pd,
-    _mm256_cmpeq_epi64, _mm256_load_si256, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256,
-    _mm256_permutevar8x32_epi32, _mm256_sad_epu8, _mm256_set1_epi64x, _mm256_set1_epi8,
-    _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
-    _mm256_storeu_si256, _pext_u64,
+    _mm256_cmpeq_epi64, _mm256_cmpeq_epi8, _mm256_load_si256, _mm256_loadu_si256,
+    _mm256_movemask_pd, _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_sad_epu8,
+    _mm256_set1_epi64x, _mm256_set1_epi8, _mm256_setr_epi8, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _mm256_sub_epi8, _pext_u64,
 };
 
 use super::blocks::FILTER_SLACK;
 use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
-use super::split::{bit_counts, partition_by_mask, SplitOps};
+use super::split::{finish_partition, partition_by_mask, SplitOps};
 use super::walk::BlockClock;
 use super::{PairCounts, CLASS_COUNT, LANE_WORDS};
 use crate::cpu::x86_64::Avx2;
@@ -50,6 +50,14 @@ pub(super) fn count(
     unsafe { count_with_features(token, items, prepared, clock) }
 }
 
+/// Moves the entries of `values` with no bit of `mask` to the front, with `spare`
+/// (see [`partition`]), and gives their number; `token` proves the features.
+pub(super) fn keep_without(token: Avx2, values: &mut [u64], spare: &mut [u64], mask: u64) -> usize {
+    // SAFETY: `token` proves AVX2, BMI2 and POPCNT (`Avx2::detect`), the features
+    // `partition` is compiled with.
+    unsafe { partition(token, values, spare, mask, false) }
+}
+
 /// The preparation, with hardware `pext`, compiled with the features.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 fn prepare_with_features(token: Avx2, stored: &mut [u64], sample: &[u64], prepared: &mut Prepared) {
@@ -69,9 +77,9 @@ fn split_with_features(
     prepared.split(part, spare, samples, budget, depth, &Ops(token));
 }
 
-/// The splits' bit operations on this path: `pext`, the portable partition and bit
+/// The splits' bit operations on this path: `pext`, the vector partition and bit
 /// counts, and the recursion through [`split_with_features`].
-struct Ops(Avx2);
+pub(super) struct Ops(pub(super) Avx2);
 
 impl SplitOps for Ops {
     #[inline(always)]
@@ -81,12 +89,14 @@ impl SplitOps for Ops {
 
     #[inline(always)]
     fn partition(&self, values: &mut [u64], spare: &mut [u64], mask: u64, set: bool) -> usize {
-        partition_by_mask(values, spare, mask, set)
+        // SAFETY: the token proves the features `partition` is compiled with.
+        unsafe { partition(self.0, values, spare, mask, set) }
     }
 
     #[inline(always)]
     fn count_bits(&self, patterns: &[u64], step: usize, bits: u64) -> [u64; 64] {
-        bit_counts(patterns, step, bits)
+        // SAFETY: the token proves the features `bit_counts` is compiled with.
+        unsafe { bit_counts(self.0, patterns, step, bits) }
     }
 
     fn split(
@@ -112,7 +122,10 @@ fn count_with_features(
     prepared: &mut Prepared,
     clock: &mut impl BlockClock,
 ) -> PairCounts {
-    let class_ends = prepared.sort_classes(items, partition_by_mask);
+    let partition = |values: &mut [u64], spare: &mut [u64], mask: u64, set: bool| {
+        partition(token, values, spare, mask, set)
+    };
+    let class_ends = prepared.sort_classes(items, partition);
     let mut tables = std::mem::take(&mut prepared.tables);
     let mut filtered = std::mem::take(&mut prepared.filtered);
     let counts = count_blocks(
@@ -275,9 +288,10 @@ fn filter(token: Avx2, source: &[u64], mask: u64, out: &mut [u64]) -> Option<usi
         if len > cap {
             return None;
         }
-        let (packed, kept) = pack_four(token, group, mask);
-        store_four(token, &mut out[len..len + 4], packed);
-        len += kept;
+        let four = load_four(token, group);
+        let kept = untouched(token, four, splat(token, mask));
+        store_four(token, &mut out[len..len + 4], compress(token, kept, four));
+        len += kept.count_ones() as usize;
     }
     for &item in groups.remainder() {
         if len > cap {
@@ -289,24 +303,134 @@ fn filter(token: Avx2, source: &[u64], mask: u64, out: &mut [u64]) -> Option<usi
     (len <= cap).then_some(len)
 }
 
-/// The items of `four` with no bit of `mask`, moved to the front of a vector, and their
-/// number.
-#[inline(always)]
-fn pack_four(_: Avx2, four: &[u64], mask: u64) -> (__m256i, usize) {
-    assert_eq!(four.len(), 4);
-    // SAFETY: the token proves AVX2; `four` is 32 readable bytes (unaligned load), and
-    // `PACK` rows are 32 readable bytes.
-    unsafe {
-        let values = _mm256_loadu_si256(four.as_ptr().cast());
-        let masked = _mm256_and_si256(values, _mm256_set1_epi64x(mask.cast_signed()));
-        let clear = _mm256_cmpeq_epi64(masked, _mm256_setzero_si256());
-        let kept = _mm256_movemask_pd(_mm256_castsi256_pd(clear)).cast_unsigned() as usize;
-        let order = _mm256_loadu_si256(PACK[kept].as_ptr().cast());
-        (
-            _mm256_permutevar8x32_epi32(values, order),
-            kept.count_ones() as usize,
-        )
+/// [`super::split::partition_by_mask`] with 256-bit vectors: four entries tested at
+/// once, the kept ones moved to the front of `values` by a permutation from [`PACK`],
+/// the others to `spare` by the complementary one, then copied back after them. Falls
+/// back to the portable partition when `spare` is shorter than `values` and
+/// [`FILTER_SLACK`].
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+fn partition(token: Avx2, values: &mut [u64], spare: &mut [u64], mask: u64, set: bool) -> usize {
+    let len = values.len();
+    if spare.len() < len + FILTER_SLACK {
+        return partition_by_mask(values, spare, mask, set);
     }
+    let masks = splat(token, mask);
+    let (mut front, mut back, mut read) = (0, 0, 0);
+    while read + 4 <= len {
+        let four = load_four(token, &values[read..read + 4]);
+        let untouched = untouched(token, four, masks);
+        let keep = if set { untouched ^ 0b1111 } else { untouched };
+        // `front <= read`: the packed store overwrites only entries already read.
+        store_four(
+            token,
+            &mut values[front..front + 4],
+            compress(token, keep, four),
+        );
+        store_four(
+            token,
+            &mut spare[back..back + 4],
+            compress(token, keep ^ 0b1111, four),
+        );
+        let kept = keep.count_ones() as usize;
+        front += kept;
+        back += 4 - kept;
+        read += 4;
+    }
+    finish_partition(values, spare, (mask, set), (front, back, read))
+}
+
+/// [`super::split::bit_counts`] with 256-bit vectors: each pattern's 64 bits are spread
+/// to 64 bytes (`0xff` where set, [`bit_bytes`]) and subtracted from byte counters,
+/// which are added up before they can overflow.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+fn bit_counts(token: Avx2, patterns: &[u64], step: usize, bits: u64) -> [u64; 64] {
+    let mut totals = [0u64; 64];
+    let zero = splat(token, 0);
+    let mut bytes = [zero; 2];
+    let mut pending = 0;
+    for &pattern in patterns.iter().step_by(step) {
+        for (counter, set) in bytes.iter_mut().zip(bit_bytes(token, pattern & bits)) {
+            *counter = _mm256_sub_epi8(*counter, set);
+        }
+        pending += 1;
+        if pending == u8::MAX {
+            add_bytes(token, bytes, &mut totals);
+            (bytes, pending) = ([zero; 2], 0);
+        }
+    }
+    add_bytes(token, bytes, &mut totals);
+    totals
+}
+
+/// The bits of `value` as 64 bytes: byte `b` (of the low vector for `b < 32`, else of
+/// the high one) is `0xff` when bit `b` is set, else 0.
+#[inline(always)]
+fn bit_bytes(_: Avx2, value: u64) -> [__m256i; 2] {
+    // SAFETY: the token proves AVX2.
+    unsafe {
+        // Every 128-bit lane holds the value's 8 bytes (twice), so a byte shuffle can
+        // copy byte `b / 8` of the value to byte `b` of each vector.
+        let spread = _mm256_set1_epi64x(value.cast_signed());
+        let low = _mm256_setr_epi8(
+            0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3,
+            3, 3, 3,
+        );
+        let high = _mm256_setr_epi8(
+            4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7,
+            7, 7, 7,
+        );
+        // Byte `b` keeps bit `b % 8` of its copy.
+        let select = _mm256_set1_epi64x(0x8040_2010_0804_0201_u64.cast_signed());
+        [low, high].map(|order| {
+            let copies = _mm256_shuffle_epi8(spread, order);
+            _mm256_cmpeq_epi8(_mm256_and_si256(copies, select), select)
+        })
+    }
+}
+
+/// Adds the 64 byte counters of `bytes` to `totals`.
+#[inline(always)]
+fn add_bytes(token: Avx2, bytes: [__m256i; 2], totals: &mut [u64; 64]) {
+    let mut words = [0u64; 8];
+    store_four(token, &mut words[..4], bytes[0]);
+    store_four(token, &mut words[4..], bytes[1]);
+    for (byte, total) in words.iter().flat_map(|word| word.to_le_bytes()).zip(totals) {
+        *total += u64::from(byte);
+    }
+}
+
+/// `value` in every 64-bit lane.
+#[inline(always)]
+fn splat(_: Avx2, value: u64) -> __m256i {
+    // SAFETY: the token proves AVX2.
+    unsafe { _mm256_set1_epi64x(value.cast_signed()) }
+}
+
+/// Loads four items.
+#[inline(always)]
+fn load_four(_: Avx2, four: &[u64]) -> __m256i {
+    assert_eq!(four.len(), 4);
+    // SAFETY: the token proves AVX2; `four` is 32 readable bytes (unaligned load).
+    unsafe { _mm256_loadu_si256(four.as_ptr().cast()) }
+}
+
+/// The lanes of `values` with no bit of `masks`, as a 4-bit mask (bit `i`: lane `i`).
+#[inline(always)]
+fn untouched(_: Avx2, values: __m256i, masks: __m256i) -> usize {
+    // SAFETY: the token proves AVX2.
+    unsafe {
+        let clear = _mm256_cmpeq_epi64(_mm256_and_si256(values, masks), _mm256_setzero_si256());
+        _mm256_movemask_pd(_mm256_castsi256_pd(clear)).cast_unsigned() as usize
+    }
+}
+
+/// The lanes of `values` selected by the 4-bit mask `keep`, moved to the front in order
+/// (a permutation from [`PACK`]).
+#[inline(always)]
+fn compress(_: Avx2, keep: usize, values: __m256i) -> __m256i {
+    let order = &PACK[keep];
+    // SAFETY: the token proves AVX2; a `PACK` row is 32 readable bytes (unaligned load).
+    unsafe { _mm256_permutevar8x32_epi32(values, _mm256_loadu_si256(order.as_ptr().cast())) }
 }
 
 /// Stores a vector into four items.

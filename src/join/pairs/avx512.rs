@@ -21,7 +21,7 @@ use std::arch::x86_64::{
 use super::blocks::FILTER_SLACK;
 use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
-use super::split::{partition_by_mask, SplitOps};
+use super::split::{finish_partition, partition_by_mask, SplitOps};
 use super::walk::BlockClock;
 use super::{PairCounts, CLASS_COUNT};
 use crate::cpu::x86_64::Avx512Popcnt;
@@ -96,7 +96,7 @@ fn split_with_features(
 
 /// The splits' bit operations on this path: `pext`, [`partition`], [`bit_counts`], and
 /// the recursion through [`split_with_features`].
-struct Ops(Avx512Popcnt);
+pub(super) struct Ops(pub(super) Avx512Popcnt);
 
 impl SplitOps for Ops {
     #[inline(always)]
@@ -323,16 +323,7 @@ fn partition(
         back += 8 - kept;
         read += 8;
     }
-    for index in read..len {
-        let value = values[index];
-        let kept = (value & mask != 0) == set;
-        values[front] = value;
-        spare[back] = value;
-        front += usize::from(kept);
-        back += usize::from(!kept);
-    }
-    values[front..].copy_from_slice(&spare[..back]);
-    front
+    finish_partition(values, spare, (mask, set), (front, back, read))
 }
 
 /// [`super::split::bit_counts`] with 512-bit vectors: each pattern adds 1 to the byte

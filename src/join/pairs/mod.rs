@@ -189,7 +189,9 @@ pub(crate) fn keep_without(
     match path {
         #[cfg(target_arch = "x86_64")]
         Path::Avx512(token) => avx512::keep_without(token, items, spare, guard),
-        _ => split::partition_by_mask(items, spare, guard, false),
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2(token) => avx2::keep_without(token, items, spare, guard),
+        Path::Portable => split::partition_by_mask(items, spare, guard, false),
     }
 }
 
@@ -499,6 +501,25 @@ mod tests {
                 let mut all = items.clone();
                 all.sort_unstable();
                 assert_eq!(moved, all, "{path:?}: the items are moved, not changed");
+            }
+        }
+    }
+
+    #[test]
+    fn every_path_splits_as_the_portable_path() {
+        for path in Path::available() {
+            let name = format!("{path:?}");
+            match path {
+                Path::Portable => split::assert_ops_match_portable(
+                    &split::portable_ops(crate::join::bits::extract_bits),
+                    &name,
+                ),
+                #[cfg(target_arch = "x86_64")]
+                Path::Avx2(token) => split::assert_ops_match_portable(&avx2::Ops(token), &name),
+                #[cfg(target_arch = "x86_64")]
+                Path::Avx512(token) => {
+                    split::assert_ops_match_portable(&avx512::Ops(token), &name);
+                }
             }
         }
     }

@@ -222,6 +222,30 @@ pub(super) fn partition_by_mask(
     partition_with(values, spare, |value| (value & mask != 0) == set)
 }
 
+/// Finishes a vector path's partition of `values` by `mask` and `set` (as
+/// [`partition_by_mask`]), whose vectors moved the first `read` entries: `front` kept
+/// at the front of `values`, `back` others at the front of `spare`. The entries from
+/// `read` on are moved one at a time, then the others are copied back after the kept
+/// ones; gives the number kept.
+#[inline(always)]
+pub(super) fn finish_partition(
+    values: &mut [u64],
+    spare: &mut [u64],
+    (mask, set): (u64, bool),
+    (mut front, mut back, read): (usize, usize, usize),
+) -> usize {
+    for index in read..values.len() {
+        let value = values[index];
+        let kept = (value & mask != 0) == set;
+        values[front] = value;
+        spare[back] = value;
+        front += usize::from(kept);
+        back += usize::from(!kept);
+    }
+    values[front..].copy_from_slice(&spare[..back]);
+    front
+}
+
 /// Moves the entries of `values` for which `keep` holds to the front, with `spare` for
 /// the others, and gives their number. Branch-free (the outcome of `keep` is not
 /// predictable); with `spare` at least as long as `values`, each entry is written where
@@ -316,8 +340,8 @@ fn split_cost(len: usize) -> u64 {
 }
 
 /// How often each bit of `bits` is set in every `step`-th of `patterns` (`step >= 1`),
-/// from the first: the portable bit counts of the splits' choice (the AVX-512 path has a
-/// faster equal).
+/// from the first: the portable bit counts of the splits' choice (the vector paths have
+/// faster equals).
 pub(super) fn bit_counts(patterns: &[u64], step: usize, bits: u64) -> [u64; 64] {
     let mut freq = [0u64; 64];
     for &pattern in patterns.iter().step_by(step) {
@@ -328,6 +352,47 @@ pub(super) fn bit_counts(patterns: &[u64], step: usize, bits: u64) -> [u64; 64] 
         }
     }
     freq
+}
+
+/// Checks that `ops` partitions and counts bits exactly as the portable operations do:
+/// the same entries in the same order, the same counts, for lists of every length to
+/// 40 and a long one, with room to spare and without.
+#[cfg(test)]
+pub(super) fn assert_ops_match_portable(ops: &impl SplitOps, name: &str) {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for len in (0..=40).chain([1000, 1021]) {
+        let values: Vec<u64> = (0..len).map(|_| next() & next()).collect();
+        for bits in [0, u64::MAX, next() & next(), 1 << (next() % 64)] {
+            for step in [1, 3, 7] {
+                assert_eq!(
+                    ops.count_bits(&values, step, bits),
+                    bit_counts(&values, step, bits),
+                    "{name}: bit counts of {len} values, step {step}, bits {bits:#x}"
+                );
+            }
+        }
+        for (mask, set) in [(1u64 << (next() % 64), true), (next() & next(), false)] {
+            let mut want = values.clone();
+            let kept = partition_by_mask(&mut want, &mut vec![0; len], mask, set);
+            for spare_len in [0, len, len + FILTER_SLACK] {
+                let mut moved = values.clone();
+                let got = ops.partition(&mut moved, &mut vec![0; spare_len], mask, set);
+                let case = format!("{name}: {len} values, mask {mask:#x}, set {set}");
+                assert_eq!(got, kept, "{case}");
+                if spare_len >= len {
+                    assert_eq!(moved, want, "{case}: the order of a stable partition");
+                } else {
+                    assert_eq!(moved[..got], want[..kept], "{case}: the kept entries");
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

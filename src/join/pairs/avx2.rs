@@ -1,6 +1,7 @@
 //! The AVX2 counting loop: the preparation (with BMI2 `pext`) and the count compiled
-//! with AVX2, BMI2 and POPCNT; 256-bit ORs of the chunk tables and a nibble-table
-//! popcount. Every `unsafe` block relies on the [`Avx2`] token (`crate::cpu`), which
+//! with AVX2, BMI2 and POPCNT; 256-bit ORs of the chunk tables, their conflicts added
+//! up eight items at a time by a carry-save adder tree and counted by a nibble-table
+//! popcount; the splits' partitions and bit counts on vectors too. Every `unsafe` block relies on the [`Avx2`] token (`crate::cpu`), which
 //! only `Avx2::detect` makes, after finding those features.
 
 #![allow(
@@ -13,7 +14,8 @@ use std::arch::x86_64::{
     _mm256_cmpeq_epi64, _mm256_cmpeq_epi8, _mm256_load_si256, _mm256_loadu_si256,
     _mm256_movemask_pd, _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_sad_epu8,
     _mm256_set1_epi64x, _mm256_set1_epi8, _mm256_setr_epi8, _mm256_setzero_si256,
-    _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_storeu_si256, _mm256_sub_epi8, _pext_u64,
+    _mm256_shuffle_epi8, _mm256_sll_epi64, _mm256_srli_epi16, _mm256_storeu_si256, _mm256_sub_epi8,
+    _mm256_xor_si256, _mm_cvtsi32_si128, _pext_u64,
 };
 
 use super::blocks::FILTER_SLACK;
@@ -26,8 +28,9 @@ use crate::cpu::x86_64::Avx2;
 
 /// The 256-bit halves of a lane.
 const HALVES: usize = LANE_WORDS / 4;
-/// The items per byte-counter flush: each adds at most `8 * HALVES` to a byte.
-const FLUSH_ITEMS: usize = 255 / (8 * HALVES);
+/// The groups of eight items per flush of the byte counts of their carried bits of
+/// weight 16: each adds at most 8 to a byte.
+const SIXTEENS_FLUSH_GROUPS: usize = 255 / 8;
 
 /// Prepares the blocks of `stored` (at most `2^30` patterns) for items like `sample`;
 /// `token` proves the features.
@@ -207,8 +210,7 @@ fn count_blocks(
     filtered: &mut FilteredItems,
     clock: &mut impl BlockClock,
 ) -> PairCounts {
-    // SAFETY: the token proves AVX2.
-    let mut set_bits = [unsafe { _mm256_setzero_si256() }; CLASS_COUNT];
+    let mut conflicts = [Conflicts::new(token); CLASS_COUNT];
     let filter = |source: &[u64], mask: u64, out: &mut [u64]| {
         // SAFETY: `token` proves the features `filter` is compiled with (a closure does
         // not inherit them from the function it is written in).
@@ -227,15 +229,159 @@ fn count_blocks(
         clock,
         |block, tables, class, visiting| {
             // SAFETY: `token` proves the features `count_block` is compiled with.
-            unsafe { count_block(token, block, tables, visiting, &mut set_bits[class]) }
+            unsafe { count_block(token, block, tables, visiting, &mut conflicts[class]) }
         },
     );
     // `per_class` holds the evaluated slots so far (below 2^61); the conflicts are some
     // of them.
-    for (count, conflicts) in counts.per_class.iter_mut().zip(set_bits) {
-        *count -= horizontal_sum(token, conflicts);
+    for (count, conflicts) in counts.per_class.iter_mut().zip(conflicts) {
+        *count -= conflicts.total(token);
     }
     counts
+}
+
+/// The conflicts (set bits of the items' lanes) of one class so far, added up by a
+/// carry-save adder tree (Harley and Seal): eight items' lanes (sixteen vectors) fold
+/// into one vector of weight 16, and only that one is popcounted. The bits of weight 1
+/// to 8 still in the tree are counted at the end.
+#[derive(Clone, Copy)]
+struct Conflicts {
+    /// The bits of weight 1, 2, 4 and 8 not yet counted.
+    ones: __m256i,
+    /// See `ones`.
+    twos: __m256i,
+    /// See `ones`.
+    fours: __m256i,
+    /// See `ones`.
+    eights: __m256i,
+    /// The conflicts counted, in 64-bit lanes.
+    counted: __m256i,
+}
+
+impl Conflicts {
+    /// No conflicts.
+    #[inline(always)]
+    fn new(token: Avx2) -> Self {
+        let zero = splat(token, 0);
+        Conflicts {
+            ones: zero,
+            twos: zero,
+            fours: zero,
+            eights: zero,
+            counted: zero,
+        }
+    }
+
+    /// Adds the lanes of the eight items of `group` to the tree, and gives the bits of
+    /// weight 16 they carry out. (`lanes` is a trait, not a closure: a closure would
+    /// not be compiled with the path's features.)
+    #[inline(always)]
+    fn add_eight(&mut self, token: Avx2, lanes: &impl ItemLanes, group: &[u64]) -> __m256i {
+        let low = self.add_four(token, lanes, &group[..4]);
+        let high = self.add_four(token, lanes, &group[4..8]);
+        let sixteens;
+        (sixteens, self.eights) = carry_save(token, self.eights, low, high);
+        sixteens
+    }
+
+    /// Adds the lanes of the four items of `group`, and gives the bits of weight 8
+    /// they carry out.
+    #[inline(always)]
+    fn add_four(&mut self, token: Avx2, lanes: &impl ItemLanes, group: &[u64]) -> __m256i {
+        let low = self.add_two(token, lanes, group[0], group[1]);
+        let high = self.add_two(token, lanes, group[2], group[3]);
+        let eights;
+        (eights, self.fours) = carry_save(token, self.fours, low, high);
+        eights
+    }
+
+    /// Adds the lanes of items `a` and `b`, and gives the bits of weight 4 they carry
+    /// out.
+    #[inline(always)]
+    fn add_two(&mut self, token: Avx2, lanes: &impl ItemLanes, a: u64, b: u64) -> __m256i {
+        let (low, high, fours);
+        let [a0, a1] = lanes.lane(token, a);
+        (low, self.ones) = carry_save(token, self.ones, a0, a1);
+        let [b0, b1] = lanes.lane(token, b);
+        (high, self.ones) = carry_save(token, self.ones, b0, b1);
+        (fours, self.twos) = carry_save(token, self.twos, low, high);
+        fours
+    }
+
+    /// Adds `bytes` (byte counts, weight `1 << shift` each) to the counted conflicts.
+    #[inline(always)]
+    fn count_bytes(&mut self, _: Avx2, bytes: __m256i, shift: i32) {
+        // SAFETY: the token proves AVX2.
+        self.counted = unsafe {
+            let sums = _mm256_sad_epu8(bytes, _mm256_setzero_si256());
+            _mm256_add_epi64(
+                self.counted,
+                _mm256_sll_epi64(sums, _mm_cvtsi32_si128(shift)),
+            )
+        };
+    }
+
+    /// All the conflicts: those counted and those still in the tree.
+    #[inline(always)]
+    fn total(mut self, token: Avx2) -> u64 {
+        let zero = splat(token, 0);
+        for (shift, bits) in [self.ones, self.twos, self.fours, self.eights]
+            .into_iter()
+            .enumerate()
+        {
+            let shift = i32::try_from(shift).expect("below 4");
+            self.count_bytes(token, add_byte_popcounts(token, zero, bits), shift);
+        }
+        horizontal_sum(token, self.counted)
+    }
+}
+
+/// The lane of an item against a block: the OR of its chunk tables' entries (a set bit
+/// is a conflict).
+trait ItemLanes {
+    /// The lane of `item`.
+    fn lane(&self, token: Avx2, item: u64) -> [__m256i; HALVES];
+}
+
+/// A block's chunk tables as [`ItemLanes`], with `CHUNKS` table lookups per item, the
+/// first `WIDE` of them wide (`NARROW + 1` bits), the others of `NARROW` bits.
+struct ChunkLanes<'a, const CHUNKS: usize, const WIDE: usize, const NARROW: usize> {
+    /// The tables.
+    tables: &'a [Lane],
+    /// The block's varying bits.
+    varying: u64,
+    /// The block's padding slots (set).
+    padding: [__m256i; HALVES],
+}
+
+impl<const CHUNKS: usize, const WIDE: usize, const NARROW: usize> ItemLanes
+    for ChunkLanes<'_, CHUNKS, WIDE, NARROW>
+{
+    #[inline(always)]
+    fn lane(&self, token: Avx2, item: u64) -> [__m256i; HALVES] {
+        let compact = pext(token, item, self.varying);
+        let mut acc = self.padding;
+        for chunk in 0..CHUNKS {
+            let index = chunk_lane(compact, NARROW, WIDE, chunk);
+            let entry = load_halves(token, &self.tables[index]);
+            for half in 0..HALVES {
+                acc[half] = or(token, acc[half], entry[half]);
+            }
+        }
+        acc
+    }
+}
+
+/// A carry-save adder: the bits where at least two of `a`, `b` and `c` are set (the
+/// carries), and their sum's low bits.
+#[inline(always)]
+fn carry_save(_: Avx2, a: __m256i, b: __m256i, c: __m256i) -> (__m256i, __m256i) {
+    // SAFETY: the token proves AVX2.
+    unsafe {
+        let odd = _mm256_xor_si256(a, b);
+        let carries = _mm256_or_si256(_mm256_and_si256(a, b), _mm256_and_si256(odd, c));
+        (carries, _mm256_xor_si256(odd, c))
+    }
 }
 
 /// For each 4-bit mask of kept lanes, the 32-bit lane indices that move the kept 64-bit
@@ -442,19 +588,19 @@ fn store_four(_: Avx2, four: &mut [u64], value: __m256i) {
 }
 
 /// Counts `block` with its chunk tables `tables` against `items`: the conflicts go to
-/// `set_bits` (in 64-bit lanes).
+/// `conflicts`.
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 fn count_block(
     token: Avx2,
     block: &BlockInfo,
     tables: &[Lane],
     items: &[u64],
-    set_bits: &mut __m256i,
+    conflicts: &mut Conflicts,
 ) {
     let pass = Pass { block, tables };
     macro_rules! run {
         ($chunks:literal, $wide:literal, $narrow:literal) => {
-            pass.run::<$chunks, $wide, $narrow>(token, items, set_bits)
+            pass.run::<$chunks, $wide, $narrow>(token, items, conflicts)
         };
     }
     match_layout!(block.layout, run);
@@ -471,13 +617,14 @@ struct Pass<'a> {
 impl Pass<'_> {
     /// Counts the block against `items`, with `CHUNKS` table lookups per item, the
     /// first `WIDE` of them wide (`NARROW + 1` bits), the others of `NARROW` bits: the
-    /// conflicts go to `set_bits` (in 64-bit lanes).
+    /// conflicts go to `conflicts`, eight items at a time through its adder tree, the
+    /// rest counted directly.
     #[inline(always)]
     fn run<const CHUNKS: usize, const WIDE: usize, const NARROW: usize>(
         &self,
         token: Avx2,
         items: &[u64],
-        set_bits: &mut __m256i,
+        conflicts: &mut Conflicts,
     ) {
         let lanes = ChunkLayout {
             chunks: CHUNKS,
@@ -485,31 +632,27 @@ impl Pass<'_> {
             narrow: NARROW,
         }
         .lanes();
-        let tables = &self.tables[..lanes];
-        let varying = self.block.varying;
-        let padding = load_halves(token, &self.block.padding);
-        for batch in items.chunks(FLUSH_ITEMS) {
-            // SAFETY: the token proves AVX2.
-            let mut bytes = unsafe { _mm256_setzero_si256() };
-            for &item in batch {
-                let compact = pext(token, item, varying);
-                let mut acc = padding;
-                for chunk in 0..CHUNKS {
-                    let index = chunk_lane(compact, NARROW, WIDE, chunk);
-                    let entry = load_halves(token, &tables[index]);
-                    for half in 0..HALVES {
-                        acc[half] = or(token, acc[half], entry[half]);
-                    }
-                }
-                for half in acc {
-                    bytes = add_byte_popcounts(token, bytes, half);
-                }
+        let lanes = ChunkLanes::<CHUNKS, WIDE, NARROW> {
+            tables: &self.tables[..lanes],
+            varying: self.block.varying,
+            padding: load_halves(token, &self.block.padding),
+        };
+        let zero = splat(token, 0);
+        let (grouped, rest) = items.split_at(items.len() / 8 * 8);
+        for batch in grouped.chunks(8 * SIXTEENS_FLUSH_GROUPS) {
+            let mut sixteens = zero;
+            for group in batch.chunks_exact(8) {
+                let carried = conflicts.add_eight(token, &lanes, group);
+                sixteens = add_byte_popcounts(token, sixteens, carried);
             }
-            // SAFETY: the token proves AVX2.
-            *set_bits = unsafe {
-                let sums = _mm256_sad_epu8(bytes, _mm256_setzero_si256());
-                _mm256_add_epi64(*set_bits, sums)
-            };
+            conflicts.count_bytes(token, sixteens, 4);
         }
+        let mut ones = zero;
+        for &item in rest {
+            for half in lanes.lane(token, item) {
+                ones = add_byte_popcounts(token, ones, half);
+            }
+        }
+        conflicts.count_bytes(token, ones, 0);
     }
 }

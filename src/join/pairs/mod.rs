@@ -32,7 +32,8 @@
 //!
 //! **Vector paths.** The portable path ([`portable`]) runs everywhere (`u64` words,
 //! software `pext`, a branch-free scalar filter); the AVX2 path ([`avx2`]) uses 256-bit
-//! ORs, BMI2 `pext` and a nibble-table popcount; the AVX-512 path ([`avx512`]) ORs three
+//! ORs, BMI2 `pext`, a carry-save adder tree over eight items and a nibble-table
+//! popcount; the AVX-512 path ([`avx512`]) ORs three
 //! lanes at a time, counts with `vpopcntq` and filters eight items at a time
 //! (`vpcompressq`). All use the same prepared blocks and agree exactly. A vector path
 //! compiles all of its work with its features: the splits recurse through its own

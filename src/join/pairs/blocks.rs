@@ -262,10 +262,11 @@ impl Prepared {
         let visits = visiting.saturating_mul(self.items_per_sample);
         let any = block.iter().fold(0u64, |acc, &p| acc | p);
         let varying = any & !all;
-        // Lane `b`, slot `j`: bit `b` of compacted pattern `j`.
-        self.transposed.fill(Lane::default());
-        for (slot, &pattern) in block.iter().enumerate() {
-            self.transposed[slot % 64].0[slot / 64] = pext(pattern, varying);
+        // Lane `b`, slot `j`: bit `b` of compacted pattern `j` (every word written, the
+        // padding slots' with 0, so no clearing pass first).
+        for slot in 0..BLOCK_SLOTS {
+            let compact = block.get(slot).map_or(0, |&pattern| pext(pattern, varying));
+            self.transposed[slot % 64].0[slot / 64] = compact;
         }
         transpose_64(&mut self.transposed);
         let mut padding = Lane::default();

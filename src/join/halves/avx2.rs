@@ -43,6 +43,9 @@ fn generate_avx2(token: Avx2, piece: &Piece<'_>, cursor: &mut HalfCursor, out: &
 }
 
 impl InnerLoop for Avx2 {
+    /// Four entries (one 256-bit vector of `u64`s) at a time.
+    const PAD: usize = 4;
+
     #[inline(always)]
     fn join(self, mask: u64, tag: u64, run: Run<'_>, buffer: &mut [u64], mut len: usize) -> usize {
         // SAFETY: `self` proves AVX2 (`Avx2::detect`).
@@ -54,7 +57,7 @@ impl InnerLoop for Avx2 {
             ]
         };
         let load = |four: &[u64]| -> __m256i {
-            let four: &[u64; 4] = four.try_into().expect("runs are padded to 8");
+            let four: &[u64; 4] = four.try_into().expect("runs are padded to 4");
             // SAFETY: `self` proves AVX2; `four` is 32 readable bytes, loaded unaligned.
             unsafe { _mm256_loadu_si256(four.as_ptr().cast()) }
         };

@@ -48,6 +48,9 @@ fn generate_avx512(
 }
 
 impl InnerLoop for Avx512Popcnt {
+    /// Eight entries (one 512-bit vector of `u64`s) at a time.
+    const PAD: usize = INNER_PAD;
+
     #[inline(always)]
     fn join(self, mask: u64, tag: u64, run: Run<'_>, buffer: &mut [u64], mut len: usize) -> usize {
         // SAFETY: `self` proves AVX-512F (`Avx512::popcnt`).

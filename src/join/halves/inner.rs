@@ -1,6 +1,6 @@
 //! The inner side of a column split: the longer quadrant list, prepared once as a
-//! structure of arrays in two runs padded to [`INNER_PAD`] entries, and the portable
-//! inner loop.
+//! structure of arrays in two runs padded to the path's join width
+//! ([`InnerLoop::PAD`]), and the portable inner loop.
 //!
 //! The preparation writes two plain arrays: the local sum and difference diagonals
 //! packed in one word ([`packed`]), and the join pattern. So a pair's conflict is one
@@ -50,12 +50,13 @@ const _: () = assert!(
 /// always conflicts.
 pub(super) const PAD_DIAGONALS: u64 = 1 << 31;
 
-/// The padding granularity of the inner runs: one 512-bit vector of `u64`s (two
-/// 256-bit ones).
+/// The most entries a path's join or preparation takes at a time (one 512-bit vector
+/// of `u64`s): the room of the runs and the slack of the output lists are counted in
+/// it. Each path pads its runs to its own [`InnerLoop::PAD`], at most this.
 pub(crate) const INNER_PAD: usize = 8;
 
 /// The inner quadrant placements of one column split, in two runs: without the inner
-/// part's own flag and with it, each a multiple of [`INNER_PAD`] long.
+/// part's own flag and with it, each a multiple of the path's [`InnerLoop::PAD`] long.
 #[derive(Default)]
 pub(crate) struct InnerParts {
     /// Local diagonals, [`packed`].
@@ -67,7 +68,7 @@ pub(crate) struct InnerParts {
 }
 
 /// One run of inner parts: packed diagonals and join patterns, of the same length, a
-/// multiple of [`INNER_PAD`].
+/// multiple of the path's [`InnerLoop::PAD`].
 #[derive(Clone, Copy)]
 pub(crate) struct Run<'a> {
     /// Local diagonals, [`packed`] (padding: [`PAD_DIAGONALS`]).
@@ -190,8 +191,8 @@ impl InnerParts {
         let (diagonals, patterns) = (&mut self.diagonals[..room], &mut self.pattern[..room]);
         let [without, with_low] =
             inner_loop.split_runs(list, &frame, diagonals, patterns, [0, room]);
-        let without_end = without.next_multiple_of(INNER_PAD);
-        let with_start = room - (room - with_low).next_multiple_of(INNER_PAD);
+        let without_end = without.next_multiple_of(L::PAD);
+        let with_start = room - (room - with_low).next_multiple_of(L::PAD);
         for (from, to) in [(without, without_end), (with_start, with_low)] {
             diagonals[from..to].fill(PAD_DIAGONALS);
             patterns[from..to].fill(0);
@@ -200,7 +201,7 @@ impl InnerParts {
     }
 
     /// The number of entries of both runs, padding included: at most the list's length
-    /// plus `2 * (INNER_PAD - 1)`.
+    /// plus `2 * (PAD - 1)` of the path that filled them.
     pub(super) fn padded_len(&self) -> usize {
         self.runs[0].len() + self.runs[1].len()
     }
@@ -230,6 +231,9 @@ impl InnerParts {
 pub(super) struct Portable;
 
 impl InnerLoop for Portable {
+    /// One entry at a time: no padding.
+    const PAD: usize = 1;
+
     #[inline]
     fn join(self, mask: u64, tag: u64, run: Run<'_>, buffer: &mut [u64], mut len: usize) -> usize {
         for (&diagonals, &pattern) in run.diagonals.iter().zip(run.patterns) {
@@ -274,8 +278,27 @@ mod tests {
         assert_eq!(packed(top, 0) & packed(0, top), 0);
     }
 
+    /// The portable loop with the widest padding, to check the padding as the widest
+    /// vector path makes it.
+    #[derive(Clone, Copy)]
+    struct Padded;
+
+    impl InnerLoop for Padded {
+        const PAD: usize = INNER_PAD;
+
+        fn join(self, mask: u64, tag: u64, run: Run<'_>, buffer: &mut [u64], len: usize) -> usize {
+            Portable.join(mask, tag, run, buffer, len)
+        }
+    }
+
     #[test]
     fn fill_keeps_the_unblocked_placements_in_their_flag_runs_and_pads_them() {
+        fill_keeps_the_unblocked_placements_padded(Portable);
+        fill_keeps_the_unblocked_placements_padded(Padded);
+    }
+
+    /// The test above, with `inner_loop`'s padding.
+    fn fill_keeps_the_unblocked_placements_padded<L: InnerLoop>(inner_loop: L) {
         // North parts of the west half of n = 12 (side 6), with blocked diagonals and
         // the main-diagonal flag; every placement of rows {0, 2, 5} in columns
         // {0, 1, 3}.
@@ -311,13 +334,13 @@ mod tests {
             list.push(QuadrantEntry { sum, diff });
         }
         let mut parts = InnerParts::default();
-        parts.fill(Portable, &layout, &spec, &list, place, true);
+        parts.fill(inner_loop, &layout, &spec, &list, place, true);
         let blocked = packed(1 << 3, 1 << 9 >> place.diff_shift);
         let flag = packed(0, 1 << 11 >> place.diff_shift);
         let mut real_entries = 0;
         for with_flag in [false, true] {
             let run = parts.run(with_flag);
-            assert_eq!(run.diagonals.len() % INNER_PAD, 0);
+            assert_eq!(run.diagonals.len() % L::PAD, 0);
             assert_eq!(run.diagonals.len(), run.patterns.len());
             let mut expected: Vec<u64> = list
                 .iter()
@@ -337,7 +360,7 @@ mod tests {
                     &run.diagonals[..expected.len()],
                 )
             };
-            assert!(padding < INNER_PAD);
+            assert!(padding < L::PAD);
             assert!(pads
                 .iter()
                 .all(|&d| d == PAD_DIAGONALS && InnerParts::mask(0) & d != 0));
@@ -353,7 +376,7 @@ mod tests {
             real_entries += real.len();
         }
         assert!(real_entries < list.len(), "the list has blocked placements");
-        assert!(parts.padded_len() <= list.len() + 2 * (INNER_PAD - 1));
+        assert!(parts.padded_len() <= list.len() + 2 * (L::PAD - 1));
         // The runs do not overlap.
         assert!(parts.runs[0].end < parts.runs[1].start);
     }

@@ -183,6 +183,11 @@ impl HalfCursor {
 /// advancing past those whose diagonals miss `mask` (the outer part's,
 /// [`inner::InnerParts::mask`]); returns the new length. `buffer` has room for the run plus [`INNER_PAD`] more.
 pub(crate) trait InnerLoop: Copy {
+    /// The entries its join takes at a time (a power of two, at most [`INNER_PAD`]):
+    /// each run is padded to a multiple of it, and no further (on short runs the
+    /// padding is a good part of the steps).
+    const PAD: usize;
+
     /// See the trait.
     fn join(self, mask: u64, tag: u64, run: Run<'_>, buffer: &mut [u64], len: usize) -> usize;
 
@@ -240,23 +245,66 @@ pub(crate) fn generate(
 mod tests {
     use super::*;
 
-    /// The runs `path` prepares from `list` (padding included).
-    fn runs_of(path: Path, spec: &HalfSpec, list: &[QuadrantEntry], north: bool) -> Vec<Vec<u64>> {
+    /// The runs `path` prepares from `list`, as (packed diagonals, pattern) pairs without
+    /// their padding, having checked that each is a multiple of the path's join width
+    /// and padded (at its end, or at its start for the run with the flag, which is
+    /// written downward) with entries that meet every mask.
+    fn runs_of(
+        path: Path,
+        spec: &HalfSpec,
+        list: &[QuadrantEntry],
+        north: bool,
+    ) -> Vec<Vec<(u64, u64)>> {
+        match path {
+            Path::Portable => runs_with(inner::Portable, spec, list, north),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2(token) => runs_with(token, spec, list, north),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512(token) => runs_with(token, spec, list, north),
+        }
+    }
+
+    /// [`runs_of`] with `inner_loop`.
+    fn runs_with<L: InnerLoop>(
+        inner_loop: L,
+        spec: &HalfSpec,
+        list: &[QuadrantEntry],
+        north: bool,
+    ) -> Vec<Vec<(u64, u64)>> {
         let layout = Layout::new(2 * crate::join::quadrants::MAX_SIDE);
         let place = layout.place(if north { 0 } else { layout.far0 }, 0);
         let mut parts = InnerParts::default();
-        match path {
-            Path::Portable => parts.fill(inner::Portable, &layout, spec, list, place, north),
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx2(token) => parts.fill(token, &layout, spec, list, place, north),
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx512(token) => parts.fill(token, &layout, spec, list, place, north),
-        }
+        parts.fill(inner_loop, &layout, spec, list, place, north);
         [false, true]
             .into_iter()
-            .flat_map(|with_flag| {
+            .map(|with_flag| {
                 let run = parts.run(with_flag);
-                [run.diagonals.to_vec(), run.patterns.to_vec()]
+                assert_eq!(run.diagonals.len() % L::PAD, 0);
+                let mut entries: Vec<(u64, u64)> = run
+                    .diagonals
+                    .iter()
+                    .copied()
+                    .zip(run.patterns.iter().copied())
+                    .collect();
+                if with_flag {
+                    entries.reverse();
+                }
+                let real = entries
+                    .iter()
+                    .take_while(|&&(d, _)| d != inner::PAD_DIAGONALS)
+                    .count();
+                assert!(
+                    entries.len() - real < L::PAD,
+                    "less than one step of padding"
+                );
+                assert!(entries[real..]
+                    .iter()
+                    .all(|&e| e == (inner::PAD_DIAGONALS, 0)));
+                entries.truncate(real);
+                if with_flag {
+                    entries.reverse();
+                }
+                entries
             })
             .collect()
     }

@@ -224,26 +224,16 @@ pub(super) fn partition_by_mask(
 
 /// Finishes a vector path's partition of `values` by `mask` and `set` (as
 /// [`partition_by_mask`]), whose vectors moved the first `read` entries: `front` kept
-/// at the front of `values`, `back` others at the front of `spare`. The entries from
-/// `read` on are moved one at a time, then the others are copied back after the kept
-/// ones; gives the number kept.
+/// at the front of `values`, `back` others at the front of `spare`; gives the number
+/// kept.
 #[inline(always)]
 pub(super) fn finish_partition(
     values: &mut [u64],
     spare: &mut [u64],
     (mask, set): (u64, bool),
-    (mut front, mut back, read): (usize, usize, usize),
+    moved: (usize, usize, usize),
 ) -> usize {
-    for index in read..values.len() {
-        let value = values[index];
-        let kept = (value & mask != 0) == set;
-        values[front] = value;
-        spare[back] = value;
-        front += usize::from(kept);
-        back += usize::from(!kept);
-    }
-    values[front..].copy_from_slice(&spare[..back]);
-    front
+    partition_from(values, spare, |value| (value & mask != 0) == set, moved)
 }
 
 /// Moves the entries of `values` for which `keep` holds to the front, with `spare` for
@@ -255,8 +245,20 @@ fn partition_with(values: &mut [u64], spare: &mut [u64], keep: impl Fn(u64) -> b
     let Some(spare) = spare.get_mut(..values.len()) else {
         return partition_front(values, keep);
     };
-    let (mut front, mut back) = (0, 0);
-    for index in 0..values.len() {
+    partition_from(values, spare, keep, (0, 0, 0))
+}
+
+/// The partition of [`partition_with`] from entry `read` on, the entries before it
+/// moved already (`front` kept at the front of `values`, `back` others at the front of
+/// `spare`): the rest one at a time, then the others copied back after the kept ones.
+#[inline(always)]
+fn partition_from(
+    values: &mut [u64],
+    spare: &mut [u64],
+    keep: impl Fn(u64) -> bool,
+    (mut front, mut back, read): (usize, usize, usize),
+) -> usize {
+    for index in read..values.len() {
         let value = values[index];
         let kept = keep(value);
         values[front] = value;

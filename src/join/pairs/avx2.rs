@@ -1,8 +1,9 @@
 //! The AVX2 counting loop: the preparation (with BMI2 `pext`) and the count compiled
 //! with AVX2, BMI2 and POPCNT; 256-bit ORs of the chunk tables, their conflicts added
 //! up eight items at a time by a carry-save adder tree and counted by a nibble-table
-//! popcount; the splits' partitions and bit counts on vectors too. Every `unsafe` block relies on the [`Avx2`] token (`crate::cpu`), which
-//! only `Avx2::detect` makes, after finding those features.
+//! popcount; the splits' partitions and bit counts on vectors too. Every `unsafe`
+//! block relies on the [`Avx2`] token (`crate::cpu`), which only `Avx2::detect` makes,
+//! after finding those features.
 
 #![allow(
     clippy::inline_always,

@@ -351,7 +351,8 @@ struct ChunkLanes<'a, const CHUNKS: usize, const WIDE: usize, const NARROW: usiz
     tables: &'a [Lane],
     /// The block's varying bits.
     varying: u64,
-    /// The block's padding slots (set).
+    /// The block's padding slots (set), for a block with no chunk (otherwise the
+    /// first chunk's entries hold them).
     padding: [__m256i; HALVES],
 }
 
@@ -361,8 +362,13 @@ impl<const CHUNKS: usize, const WIDE: usize, const NARROW: usize> ItemLanes
     #[inline(always)]
     fn lane(&self, token: Avx2, item: u64) -> [__m256i; HALVES] {
         let compact = pext(token, item, self.varying);
-        let mut acc = self.padding;
-        for chunk in 0..CHUNKS {
+        // The first chunk's entries hold the padding slots.
+        let mut acc = if CHUNKS == 0 {
+            self.padding
+        } else {
+            load_halves(token, &self.tables[chunk_lane(compact, NARROW, WIDE, 0)])
+        };
+        for chunk in 1..CHUNKS {
             let index = chunk_lane(compact, NARROW, WIDE, chunk);
             let entry = load_halves(token, &self.tables[index]);
             for half in 0..HALVES {

@@ -454,9 +454,14 @@ impl Pass<'_> {
         let mut sums = *set_bits;
         for &item in items {
             let compact = pext(token, item, varying);
-            // The chunks ORed three at a time into the padding.
-            let mut acc = padding;
-            let mut chunk = 0;
+            // The chunks ORed three at a time into the first one, whose entries hold
+            // the padding slots.
+            let mut acc = if CHUNKS == 0 {
+                padding
+            } else {
+                entry(compact, 0)
+            };
+            let mut chunk = 1;
             while chunk + 2 <= CHUNKS {
                 acc = or3(token, acc, entry(compact, chunk), entry(compact, chunk + 1));
                 chunk += 2;

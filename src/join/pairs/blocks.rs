@@ -163,7 +163,9 @@ pub(super) struct BlockTables {
 
 impl BlockTables {
     /// Builds the chunk tables of `block` of `prepared`: for each chunk, the ORs of the
-    /// bit slices of every subset of its bits. A chunk's table doubles bit by bit: the
+    /// bit slices of every subset of its bits, those of the first chunk ORed with the
+    /// block's padding slots (so that an item's lane is the OR of its entries alone,
+    /// when the block has a chunk). A chunk's table doubles bit by bit: the
     /// subsets with bit `k` are those without it, each with slice `k` added (OR), so each lane
     /// is one load, OR and store: `or_into(without, with, slice)` sets each lane of
     /// `with` to the same lane of `without` OR `slice` (each path passes its own,
@@ -187,7 +189,13 @@ impl BlockTables {
             let entries = chunk_entries(layout.narrow, layout.wide, chunk);
             let shift = chunk_shift(layout.narrow, layout.wide, chunk);
             let table = &mut self.lanes[base..base + entries];
-            table[0] = Lane::default();
+            // The first chunk's subsets all start from the padding slots, so its every
+            // entry has them set and a count need not OR them in.
+            table[0] = if chunk == 0 {
+                block.padding
+            } else {
+                Lane::default()
+            };
             let mut filled = 1;
             while filled < entries {
                 let bit = shift + filled.trailing_zeros() as usize;

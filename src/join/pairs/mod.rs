@@ -20,7 +20,7 @@
 //! - the varying bits are cut into chunks ([`chunks`]), and for each chunk the ORs of
 //!   the lanes of all subsets of its bits are precomputed, so an item needs one lane OR
 //!   per chunk; the zeros of the result are its disjoint patterns (padding slots are
-//!   preset to ones). A block that few items meet (as the splits' item sample predicts)
+//!   set in every entry of the first chunk's table). A block that few items meet (as the splits' item sample predicts)
 //!   takes chunks of 7 or 8 bits, one that many meet chunks of 9 or 10: one load fewer
 //!   per item for most blocks, for tables four times as large.
 //!
@@ -521,6 +521,27 @@ mod tests {
                 Path::Avx512(token) => {
                     split::assert_ops_match_portable(&avx512::Ops(token), &name);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn every_path_leaves_out_the_padding_slots_of_blocks_with_and_without_chunks() {
+        // 100 copies of one pattern: a block with no varying bit, so no chunk (the
+        // padding alone makes its lanes); 700 patterns: a full block and a partly
+        // filled one, whose first chunk's entries carry the padding.
+        let one = vec![0b1010_0000u64; 100];
+        let many = patterns(700, 30, 3);
+        let items = with_classes(patterns(300, 30, 4));
+        for path in Path::available() {
+            for stored in [&one, &many] {
+                let mut scratch = PairScratch::default();
+                prepare(path, &mut stored.clone(), &items, &mut scratch);
+                let got = count_prepared(path, &mut items.clone(), &mut scratch);
+                let want = plain_count(stored, &items);
+                assert_eq!(got.per_class, want.per_class, "{path:?}, {}", stored.len());
+                let chunkless = scratch.prepared.blocks.iter().any(|b| b.layout.chunks == 0);
+                assert_eq!(chunkless, stored.len() == 100, "{path:?}");
             }
         }
     }

@@ -66,13 +66,18 @@ fn count_blocks(
         |block, tables, class, visiting| {
             for &item in visiting {
                 let compact = extract_bits(item, block.varying);
-                let mut acc: Lane = block.padding;
                 let ChunkLayout {
                     chunks,
                     wide,
                     narrow,
                 } = block.layout;
-                for chunk in 0..chunks {
+                // The first chunk's entries hold the padding slots.
+                let mut acc: Lane = if chunks == 0 {
+                    block.padding
+                } else {
+                    tables[chunk_lane(compact, narrow, wide, 0)]
+                };
+                for chunk in 1..chunks {
                     acc = acc.or(tables[chunk_lane(compact, narrow, wide, chunk)]);
                 }
                 conflicts[class] += u64::from(acc.count_ones());

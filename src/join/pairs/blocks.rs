@@ -163,7 +163,7 @@ pub(super) struct BlockTables {
 
 impl BlockTables {
     /// Builds the chunk tables of `block` of `prepared`: for each chunk, the ORs of the
-    /// bit slices of every subset of its bits, those of the first chunk ORed with the
+    /// bit slices of every subset of its bits, those of the first chunk OR the
     /// block's padding slots (so that an item's lane is the OR of its entries alone,
     /// when the block has a chunk). A chunk's table doubles bit by bit: the
     /// subsets with bit `k` are those without it, each with slice `k` added (OR), so each lane

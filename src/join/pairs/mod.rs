@@ -20,9 +20,10 @@
 //! - the varying bits are cut into chunks ([`chunks`]), and for each chunk the ORs of
 //!   the lanes of all subsets of its bits are precomputed, so an item needs one lane OR
 //!   per chunk; the zeros of the result are its disjoint patterns (padding slots are
-//!   set in every entry of the first chunk's table). A block that few items meet (as the splits' item sample predicts)
-//!   takes chunks of 7 or 8 bits, one that many meet chunks of 9 or 10: one load fewer
-//!   per item for most blocks, for tables four times as large.
+//!   set in every entry of the first chunk's table). A block that few items meet (as
+//!   the splits' item sample predicts) takes chunks of 7 or 8 bits, one that many meet
+//!   chunks of 9 or 10: one load fewer per item for most blocks, for tables four times
+//!   as large.
 //!
 //! The preparation keeps each block's bit slices (8 bytes a pattern); a count builds a
 //! block's tables (up to 224 KiB) from them when it comes to the block, and they

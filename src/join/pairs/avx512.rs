@@ -89,9 +89,9 @@ fn split_with_features(
     part: &mut [u64],
     spare: &mut [u64],
     samples: &mut [u64],
-    (budget, depth): (usize, usize),
-) {
-    prepared.split(part, spare, samples, budget, depth, &Ops(token));
+    depth: usize,
+) -> usize {
+    prepared.split(part, spare, samples, depth, &Ops(token))
 }
 
 /// The splits' bit operations on this path: `pext`, [`partition`], [`bit_counts`], and
@@ -122,12 +122,10 @@ impl SplitOps for Ops {
         part: &mut [u64],
         spare: &mut [u64],
         samples: &mut [u64],
-        budget: usize,
         depth: usize,
-    ) {
-        let sizes = (budget, depth);
+    ) -> usize {
         // SAFETY: the token proves the features `split_with_features` is compiled with.
-        unsafe { split_with_features(self.0, prepared, part, spare, samples, sizes) }
+        unsafe { split_with_features(self.0, prepared, part, spare, samples, depth) }
     }
 }
 

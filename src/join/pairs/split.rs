@@ -1,6 +1,8 @@
 //! The splits that make a count's blocks (see the parent module): the stored patterns
 //! are split in two again and again, each time on the bit that a model of the count
-//! says saves the most item visits, into at most `ceil(len / 512)` blocks.
+//! says saves the most item visits, into `ceil(len / 512)` blocks, all full but the
+//! last. The patterns of a side that fill no whole block there go back to the other
+//! side of the split above, so that they may still share bits with other patterns.
 
 #![allow(
     clippy::inline_always,
@@ -12,7 +14,7 @@ use super::{BLOCK_SLOTS, PATTERN_MASK};
 
 /// The stored patterns of a split node sampled (evenly spaced) for its bits'
 /// frequencies.
-const STORED_SAMPLE: usize = 128;
+const STORED_SAMPLE: usize = 256;
 /// The most stored patterns a split samples: from `64 * STORED_SAMPLE` patterns on, a
 /// split samples one in 64, up to this many (a large split's choice pays for them).
 const MAX_STORED_SAMPLE: usize = 4096;
@@ -22,10 +24,10 @@ pub(super) const ITEM_SAMPLE: usize = 256;
 /// many.
 pub(super) const MAX_ITEM_SAMPLE: usize = 4096;
 /// The fixed cost of choosing a split (its samples' histograms), in item visits.
-const SPLIT_FIXED_VISITS: u64 = 2000;
+const SPLIT_FIXED_VISITS: u64 = 500;
 /// The deepest split: past it, a node is cut into blocks as it stands. Each split
-/// either takes a varying bit from both sides or a whole number of blocks from the
-/// ones side, so real lists stop far above it; it bounds the recursion.
+/// takes a varying bit from the side with it, which holds a block's worth of patterns
+/// or more, so real lists stop far above it; it bounds the recursion.
 const MAX_SPLIT_DEPTH: usize = 64;
 
 /// The splits' bit operations from functions: a correct bit extract, a correct
@@ -58,12 +60,12 @@ pub(super) trait SplitOps {
         part: &mut [u64],
         spare: &mut [u64],
         samples: &mut [u64],
-        budget: usize,
         depth: usize,
-    ) where
+    ) -> usize
+    where
         Self: Sized,
     {
-        prepared.split(part, spare, samples, budget, depth, self);
+        prepared.split(part, spare, samples, depth, self)
     }
 }
 
@@ -106,11 +108,11 @@ impl Prepared {
     /// The patterns are split in two again and again, each time by the bit that a
     /// model of the count says saves the most item visits: the side with the bit has
     /// it in common, so the items with that bit skip all of its blocks. The model
-    /// weighs each block a side will need by the sampled items that would still visit
-    /// it. A split never raises the number of blocks above `ceil(len / 512)`: where the
-    /// side with the bit does not fill whole blocks and the two sides would need one
-    /// more, that side keeps a whole number of blocks and the rest joins the other
-    /// side. A side of at most [`BLOCK_SLOTS`] patterns is a block.
+    /// weighs the blocks' worth of patterns that have a bit by the sampled items that
+    /// have it too. Every block but the last is full: the patterns of the side with
+    /// the bit that fill no whole block there go back to the other side (and so up,
+    /// split after split), and the last patterns left make the last block. So there are
+    /// `ceil(len / 512)` blocks.
     #[inline(always)]
     pub(super) fn prepare_stored(
         &mut self,
@@ -129,13 +131,16 @@ impl Prepared {
         let step = sample.len().div_ceil(wanted).max(1);
         item_sample.extend(sample.iter().step_by(step).map(|&item| item & PATTERN_MASK));
         self.items_per_sample = sample.len() as u64 / (item_sample.len() as u64).max(1);
-        let budget = stored.len().div_ceil(BLOCK_SLOTS);
         // The item lists' buffer is free until the count: it serves the splits'
         // partitions (reserved for at least as many items as stored patterns).
         let mut spare = std::mem::take(&mut self.filtered.lists);
         spare.resize(stored.len() + FILTER_SLACK, 0);
-        ops.split(self, stored, &mut spare, &mut item_sample, budget, 0);
-        debug_assert!(self.blocks.len() <= budget);
+        let left = ops.split(self, stored, &mut spare, &mut item_sample, 0);
+        if left > 0 {
+            let last = &stored[stored.len() - left..];
+            self.push_block(last, &item_sample, &|value, mask| ops.pext(value, mask));
+        }
+        debug_assert_eq!(self.blocks.len(), stored.len().div_ceil(BLOCK_SLOTS));
         self.filtered.lists = spare;
         self.item_sample = item_sample;
     }
@@ -147,65 +152,66 @@ impl Prepared {
         crate::join::alloc::reserve(&mut self.item_sample, MAX_ITEM_SAMPLE, during)
     }
 
-    /// Splits `part` (at most `budget` blocks' worth, `budget >= ceil(len / 512)`)
-    /// into at most `budget` blocks, with `spare` to partition it (when as long);
-    /// `samples` are the sampled items that visit it (the function reorders them).
-    /// Each side is split again by [`SplitOps::split`].
+    /// Splits `part` into full blocks, made from its front, with `spare` to partition
+    /// it (when as long), and gives the number of its patterns left at its end, fewer
+    /// than a block's worth, for the caller to join to another side; `samples` are the
+    /// sampled items that visit it (the function reorders them). The side with the
+    /// split bit is split first, by [`SplitOps::split`]; what it leaves joins the other
+    /// side, split next. A split that makes no block is dropped.
     #[inline(always)]
     pub(super) fn split(
         &mut self,
         part: &mut [u64],
         spare: &mut [u64],
         samples: &mut [u64],
-        budget: usize,
         depth: usize,
         ops: &impl SplitOps,
-    ) {
+    ) -> usize {
         let len = part.len();
-        if len <= BLOCK_SLOTS {
-            if len > 0 {
-                self.push_block(part, samples, &|value, mask| ops.pext(value, mask));
-            }
-            return;
+        if len < BLOCK_SLOTS {
+            return len;
         }
         let all = part.iter().fold(PATTERN_MASK, |acc, &p| acc & p);
         let any = part.iter().fold(0u64, |acc, &p| acc | p);
         let visiting = partition_front(samples, |item| item & all == 0);
         let samples = &mut samples[..visiting];
-        let chosen = if depth >= MAX_SPLIT_DEPTH || visiting == 0 {
+        let chosen = if len == BLOCK_SLOTS || depth >= MAX_SPLIT_DEPTH || visiting == 0 {
             None
         } else {
-            best_split(part, samples, any & !all, budget, ops)
+            best_split(part, samples, any & !all, ops)
                 .filter(|&(_, saved)| saved * self.items_per_sample >= split_cost(len))
                 .map(|(bit, _)| bit)
         };
-        let Some(ones) = chosen.and_then(|bit| {
-            let with_bit = ops.partition(part, spare, 1 << bit, true);
-            let ones = fitting_side(with_bit, len, budget);
-            (ones > 0).then_some(ones)
-        }) else {
-            for block in part.chunks(BLOCK_SLOTS) {
+        // The side with the bit comes first; it must fill a block.
+        let Some(ones) = chosen
+            .map(|bit| ops.partition(part, spare, 1 << bit, true))
+            .filter(|&ones| ones >= BLOCK_SLOTS)
+        else {
+            let whole = len / BLOCK_SLOTS * BLOCK_SLOTS;
+            for block in part[..whole].chunks(BLOCK_SLOTS) {
                 self.push_block(block, samples, &|value, mask| ops.pext(value, mask));
             }
-            return;
+            return len - whole;
         };
         let index = self.splits.len();
+        let first_block = self.blocks.len();
         self.splits.push(Split {
             common: all,
-            first_block: self.blocks.len(),
+            first_block,
             end_block: 0,
         });
-        let rest_blocks = (len - ones).div_ceil(BLOCK_SLOTS);
-        let proportional =
-            usize::try_from(budget as u64 * ones as u64 / len as u64).expect("below the budget");
-        let ones_budget = proportional.clamp(ones.div_ceil(BLOCK_SLOTS), budget - rest_blocks);
-        let (with_bit, rest) = part.split_at_mut(ones);
-        let rest_budget = budget - ones_budget;
         let deeper = depth + 1;
-        // The sides are split one after the other, each with all of `spare`.
-        ops.split(self, with_bit, spare, samples, ones_budget, deeper);
-        ops.split(self, rest, spare, samples, rest_budget, deeper);
-        self.splits[index].end_block = self.blocks.len();
+        // The sides are split one after the other, each with all of `spare`; what the
+        // first leaves at its end lies just before the second.
+        let left = ops.split(self, &mut part[..ones], spare, samples, deeper);
+        let left = ops.split(self, &mut part[ones - left..], spare, samples, deeper);
+        if self.blocks.len() == first_block {
+            // No block: the split, and any inside it, go.
+            self.splits.truncate(index);
+        } else {
+            self.splits[index].end_block = self.blocks.len();
+        }
+        left
     }
 }
 
@@ -284,27 +290,15 @@ fn partition_front(values: &mut [u64], keep: impl Fn(u64) -> bool) -> usize {
     front
 }
 
-/// The patterns the side with the split bit keeps, of `with_bit` that have it among
-/// `len` within `budget` blocks: all of them when both sides fit, else whole blocks of
-/// them (the rest join the other side; 0 when they fill none).
-fn fitting_side(with_bit: usize, len: usize, budget: usize) -> usize {
-    if with_bit.div_ceil(BLOCK_SLOTS) + (len - with_bit).div_ceil(BLOCK_SLOTS) <= budget {
-        with_bit
-    } else {
-        with_bit / BLOCK_SLOTS * BLOCK_SLOTS
-    }
-}
-
-/// The bit of `varying` whose split of `part` (into at most `budget` blocks) leaves
-/// the fewest predicted item visits, and the sampled visits it saves against none, from
-/// samples of the patterns and of the visiting items `samples`: each side's blocks times
-/// the sampled items that would visit them (the side with the bit loses the items that
-/// have it). `None` without a varying bit.
+/// The bit of `varying` whose split of `part` saves the most predicted item visits,
+/// and the sampled visits it saves, from samples of the patterns and of the visiting
+/// items `samples`: the blocks' worth of patterns with the bit times the sampled items
+/// with it (they skip those blocks). Only a bit that a block's worth of patterns has
+/// may split. `None` without such a bit.
 fn best_split(
     part: &[u64],
     samples: &[u64],
     varying: u64,
-    budget: usize,
     ops: &impl SplitOps,
 ) -> Option<(u32, u64)> {
     let len = part.len();
@@ -313,33 +307,28 @@ fn best_split(
     let stored_count = len.div_ceil(step) as u64;
     let stored_freq = ops.count_bits(part, step, varying);
     let item_freq = ops.count_bits(samples, 1, varying);
-    let visiting = samples.len() as u64;
-    let blocks = |patterns: u64| patterns.div_ceil(BLOCK_SLOTS as u64);
     let mut best: Option<(u64, u32)> = None;
     let mut bits = varying;
     while bits != 0 {
         let bit = bits.trailing_zeros();
         bits &= bits - 1;
-        let estimate = stored_freq[bit as usize] * len as u64 / stored_count;
-        let with_bit = usize::try_from(estimate.clamp(1, len as u64 - 1)).expect("below len");
-        let ones = fitting_side(with_bit, len, budget) as u64;
-        if ones == 0 {
+        let with_bit = stored_freq[bit as usize] * len as u64 / stored_count;
+        if with_bit < BLOCK_SLOTS as u64 {
             continue;
         }
-        let cost = blocks(ones) * (visiting - item_freq[bit as usize])
-            + blocks(len as u64 - ones) * visiting;
-        if best.is_none_or(|(least, _)| cost < least) {
-            best = Some((cost, bit));
+        let saved = with_bit * item_freq[bit as usize] / BLOCK_SLOTS as u64;
+        if best.is_none_or(|(most, _)| saved > most) {
+            best = Some((saved, bit));
         }
     }
-    let unsplit = blocks(len as u64) * visiting;
-    best.map(|(cost, bit)| (bit, unsplit.saturating_sub(cost)))
+    best.map(|(saved, bit)| (bit, saved))
 }
 
 /// What a split of `len` patterns costs, in item visits (about 7 cycles each): its
-/// partition and folds (a few cycles a pattern) and its histograms.
+/// partition and folds (under 2 cycles a pattern, a quarter of a visit) and its
+/// samples' histograms.
 fn split_cost(len: usize) -> u64 {
-    len as u64 + SPLIT_FIXED_VISITS
+    len as u64 / 4 + SPLIT_FIXED_VISITS
 }
 
 /// How often each bit of `bits` is set in every `step`-th of `patterns` (`step >= 1`),
@@ -443,6 +432,9 @@ mod tests {
                 "{len}: the patterns are reordered, not changed"
             );
             let blocks = block_patterns(&prepared, &reordered);
+            let (last, full) = blocks.split_last().expect("one block at least");
+            assert!(full.iter().all(|block| block.len() == BLOCK_SLOTS));
+            assert_eq!(last.len(), len - full.len() * BLOCK_SLOTS);
             for (block, patterns) in prepared.blocks.iter().zip(&blocks) {
                 let all = patterns.iter().fold(PATTERN_MASK, |acc, &p| acc & p);
                 assert_eq!(block.common, all);
@@ -487,9 +479,9 @@ mod tests {
             .transposed
             .resize(64, super::super::blocks::Lane::default());
         let ops = portable_ops(extract_bits);
-        at_limit.split(&mut part, &mut [], &mut samples, 6, MAX_SPLIT_DEPTH, &ops);
+        let left = at_limit.split(&mut part, &mut [], &mut samples, MAX_SPLIT_DEPTH, &ops);
         assert!(at_limit.splits.is_empty());
-        assert_eq!(at_limit.blocks.len(), 6);
+        assert_eq!((at_limit.blocks.len(), left), (5, 3_000 - 5 * BLOCK_SLOTS));
         assert_eq!(part, stored);
     }
 
@@ -513,15 +505,6 @@ mod tests {
     }
 
     #[test]
-    fn the_side_with_the_bit_keeps_whole_blocks_when_one_more_would_be_needed() {
-        // 1,100 patterns in 3 blocks: 600 + 500 fit (2 + 1), 1,030 + 70 would take 4.
-        assert_eq!(fitting_side(600, 1_100, 3), 600);
-        assert_eq!(fitting_side(1_030, 1_100, 3), 1_024);
-        assert_eq!(fitting_side(70, 1_100, 3), 0);
-        assert_eq!(fitting_side(70, 1_100, 4), 70);
-    }
-
-    #[test]
     fn the_best_split_takes_the_bit_the_items_lack_least_often_where_it_is_common() {
         // Half the patterns have bit 0, the other half bit 1 (1,024 each); every item
         // has bit 0 and none bit 1: splitting on bit 0 lets every item skip its side.
@@ -529,10 +512,9 @@ mod tests {
             .map(|i| if i < 1_024 { 1 } else { 2 })
             .collect();
         let samples = vec![1u64; 100];
-        let (bit, saved) =
-            best_split(&part, &samples, 0b11, 4, &portable_ops(extract_bits)).unwrap();
+        let (bit, saved) = best_split(&part, &samples, 0b11, &portable_ops(extract_bits)).unwrap();
         assert_eq!(bit, 0);
         assert_eq!(saved, 2 * 100);
-        assert_eq!(split_cost(2_048), 2_048 + SPLIT_FIXED_VISITS);
+        assert_eq!(split_cost(2_048), 512 + SPLIT_FIXED_VISITS);
     }
 }

@@ -179,7 +179,10 @@ impl Prepared {
             None
         } else {
             best_split(part, samples, any & !all, ops)
-                .filter(|&(_, saved)| saved * self.items_per_sample >= split_cost(len))
+                .filter(|&(_, saved)| {
+                    let items = visiting as u64 * self.items_per_sample;
+                    saved * self.items_per_sample >= split_cost(len, items)
+                })
                 .map(|(bit, _)| bit)
         };
         // The side with the bit comes first; it must fill a block.
@@ -324,11 +327,12 @@ fn best_split(
     best.map(|(saved, bit)| (bit, saved))
 }
 
-/// What a split of `len` patterns costs, in item visits (about 7 cycles each): its
-/// partition and folds (under 2 cycles a pattern, a quarter of a visit) and its
-/// samples' histograms.
-fn split_cost(len: usize) -> u64 {
-    len as u64 / 4 + SPLIT_FIXED_VISITS
+/// What a split of `len` patterns that `items` items visit costs, in item visits
+/// (about 7 cycles each): its partition and folds (under 2 cycles a pattern, a quarter
+/// of a visit), the list of its surviving items the count filters (about a quarter of
+/// a visit an item) and its samples' histograms.
+fn split_cost(len: usize, items: u64) -> u64 {
+    len as u64 / 4 + items / 4 + SPLIT_FIXED_VISITS
 }
 
 /// How often each bit of `bits` is set in every `step`-th of `patterns` (`step >= 1`),
@@ -515,6 +519,6 @@ mod tests {
         let (bit, saved) = best_split(&part, &samples, 0b11, &portable_ops(extract_bits)).unwrap();
         assert_eq!(bit, 0);
         assert_eq!(saved, 2 * 100);
-        assert_eq!(split_cost(2_048), 512 + SPLIT_FIXED_VISITS);
+        assert_eq!(split_cost(2_048, 400), 512 + 100 + SPLIT_FIXED_VISITS);
     }
 }

@@ -8,7 +8,8 @@
 //! on the bit that a model of the count says saves the most item visits (the side with
 //! the bit has it in common, so the items with that bit skip all of its blocks; the
 //! model weighs each side's blocks by the sampled items that would still visit them),
-//! into no more than `ceil(stored / 512)` blocks. For each block ([`blocks`]):
+//! into `ceil(stored / 512)` blocks, every one full but the last (the patterns a side
+//! leaves go back to the other side of the split above). For each block ([`blocks`]):
 //! - the bits set in every pattern of the block are its *common bits*: an item with one
 //!   of them conflicts with the whole block, so the count ([`walk`]) gives the block
 //!   only the items without them, filtered from a list kept for the innermost split

@@ -157,7 +157,7 @@ impl Prepared {
     /// than a block's worth, for the caller to join to another side; `samples` are the
     /// sampled items that visit it (the function reorders them). The side with the
     /// split bit is split first, by [`SplitOps::split`]; what it leaves joins the other
-    /// side, split next. A split that makes no block is dropped.
+    /// side, split next. A part of a block's worth or more makes a block at least.
     #[inline(always)]
     pub(super) fn split(
         &mut self,
@@ -208,12 +208,9 @@ impl Prepared {
         // first leaves at its end lies just before the second.
         let left = ops.split(self, &mut part[..ones], spare, samples, deeper);
         let left = ops.split(self, &mut part[ones - left..], spare, samples, deeper);
-        if self.blocks.len() == first_block {
-            // No block: the split, and any inside it, go.
-            self.splits.truncate(index);
-        } else {
-            self.splits[index].end_block = self.blocks.len();
-        }
+        // The side with the bit holds a block's worth, so it made a block at least.
+        debug_assert!(self.blocks.len() > first_block);
+        self.splits[index].end_block = self.blocks.len();
         left
     }
 }

@@ -13,8 +13,8 @@
 //! - the bits set in every pattern of the block are its *common bits*: an item with one
 //!   of them conflicts with the whole block, so the count ([`walk`]) gives the block
 //!   only the items without them, filtered from a list kept for the innermost split
-//!   around it (each split's survivors are filtered once for all its blocks, when it
-//!   has two or more and they fit in one and a half times the items' length);
+//!   around it (each split's survivors are filtered once for all its blocks, when they
+//!   fit in one and a half times the items' length);
 //! - the other bits that occur in the block (its *varying* bits) are compacted (`pext`)
 //!   and bit-sliced: one [`BLOCK_SLOTS`]-bit lane per bit, slot `j` set when pattern
 //!   `j` has the bit;

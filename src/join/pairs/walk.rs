@@ -99,12 +99,12 @@ impl Prepared {
     /// Walks the selected blocks in order and gives `visit(block, class, items)` the
     /// items of each class that share no bit with the block's common bits, in chunks
     /// of at most [`FILTER_CHUNK`]. `items` (at most `2^30`) are sorted by class, class
-    /// `c` ending at `class_ends[c]` ([`partition_classes`]). On entering a split of two
-    /// blocks or more, its survivors are filtered into a list of their own when they fit
-    /// (the lists take at most one and a half times the items; the outer splits come
-    /// first), and its blocks filter from that shorter list (also when a timing sample
-    /// counts none of them: the splits are filtered whole; `clock` times each block
-    /// counted). `filter` is [`filter_into`] or a faster equal.
+    /// `c` ending at `class_ends[c]` ([`partition_classes`]). On entering a split, its
+    /// survivors are filtered into a list of their own when they fit (the lists take
+    /// at most one and a half times the items; the outer splits come first), and its
+    /// blocks filter from that shorter list (also when a timing sample counts none of
+    /// them: the splits are filtered whole; `clock` times each block counted). `filter`
+    /// is [`filter_into`] or a faster equal.
     #[inline(always)]
     pub(super) fn walk(
         &self,
@@ -137,10 +137,7 @@ impl Prepared {
                 }
                 next_split += 1;
                 let top = open.last().expect("the items are always open");
-                // A split of one block makes no list: that block filters the same
-                // survivors from the list above, in one pass instead of two.
-                let blocks = split.end_block - split.first_block;
-                if split.common & !top.mask != 0 && blocks > 1 {
+                if split.common & !top.mask != 0 {
                     open.extend(filter_list(items, lists, top, split, &filter));
                 }
             }

@@ -139,13 +139,18 @@ pub(crate) struct Fit {
     pub(crate) peak: u64,
 }
 
-/// The bytes of the quadrant table of side `q` (its building holds no more), when
-/// known exactly (`q <= 12`).
+/// The bytes of the quadrant table of side `q`, when known exactly (`q <= 12`): its
+/// placements, a cell offset per cell and one more, and per row set its first cell,
+/// its first placement and its vector (`8 + 8 + 24` bytes, and 8 more for the first
+/// cell past the last). Its building holds no more but a cursor per cell of the row
+/// set each thread fills (at most `8 * C(q, q / 2)` bytes a thread, less than a
+/// thread's unit buffers, which come after it).
 fn table_bytes(q: u32) -> Option<u64> {
     if q as usize >= MAX_TABLE_CELL.len() {
         return None;
     }
-    Some(placement_count(q) * ENTRY_BYTES + 8 * (binomial(2 * q, q) + 1) + (8 << q))
+    let per_row_set = 8 + 8 + size_of::<Vec<u8>>() as u64;
+    Some(placement_count(q) * ENTRY_BYTES + 8 * (binomial(2 * q, q) + 1) + (per_row_set << q) + 8)
 }
 
 /// The most entries of an inner cell, padded to a vector: the largest cell of the

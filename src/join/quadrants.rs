@@ -8,13 +8,15 @@
 //!
 //! The same table serves all four quadrants: a [`QuadrantPlace`] shifts local diagonals
 //! to global ones. Cells are numbered by the row set and the colex rank of the column
-//! set, so lookups need no hash map.
+//! set, so lookups need no hash map. The table is built on the run's threads, one row
+//! set a task, each row set's placements in a vector of their own.
 //!
 //! [`QuadrantPlace`]: crate::join::layout::QuadrantPlace
 
 use crate::error::Error;
 use crate::join::alloc::filled;
 use crate::join::bits::{binomial, colex_rank_fast};
+use rayon::iter::{IntoParallelIterator, ParallelIterator};
 
 /// One partial placement: its local diagonal masks. In C layout, so that on a
 /// little-endian machine its eight bytes read as one `u64` are `sum | diff << 32` (the
@@ -39,10 +41,14 @@ pub(crate) const MAX_SIDE: u32 = 16;
 pub(crate) struct QuadrantTable {
     /// The first cell number of each row set.
     row_base: Vec<usize>,
-    /// `offsets[cell]..offsets[cell + 1]` indexes `entries`.
+    /// Where each cell's placements start, counted over all the cells before it
+    /// (`offsets[cell]..offsets[cell + 1]`; one entry more than there are cells).
     offsets: Vec<usize>,
-    /// The placements, cell after cell.
-    entries: Vec<QuadrantEntry>,
+    /// The placements of each row set, cell after cell: row set `rows` holds
+    /// `offsets[row_base[rows]]..`, so its cell `c` is at `offsets[c] - starts[rows]`.
+    entries: Vec<Vec<QuadrantEntry>>,
+    /// The offset of each row set's first placement.
+    starts: Vec<usize>,
 }
 
 impl QuadrantTable {
@@ -52,62 +58,85 @@ impl QuadrantTable {
     /// If memory runs out.
     #[cfg(test)]
     pub(crate) fn new(side: u32) -> QuadrantTable {
-        QuadrantTable::try_new(side).expect("memory for the quadrant table")
+        QuadrantTable::try_new(side, 2).expect("memory for the quadrant table")
     }
 
     /// Enumerates every partial placement of a `side x side` quadrant
-    /// (`1 <= side <= MAX_SIDE`). Two passes, a counting sort into cell order: count
-    /// the placements of each cell (in `offsets`, one place ahead), sum them into the
-    /// cells' starts, then fill each cell in enumeration order with its offset as the
-    /// cursor, which leaves it at the next cell's start, and shift the offsets back. A
-    /// leaf finds its cell from its row set's base and its column set's colex rank (a
-    /// table lookup), so nothing beyond the table is allocated.
+    /// (`1 <= side <= MAX_SIDE`) on `threads` threads (at least 1), in parallel over
+    /// the row sets: a row set's cells are consecutive, so each row set is a task
+    /// that writes only its own part. Two passes, a counting sort into cell order:
+    /// count the placements of each cell (in `offsets`, one place ahead) and sum them
+    /// into the cells' starts; then fill each row set's vector of placements, cell
+    /// after cell, each cell in enumeration order, with a cursor per cell. A leaf finds
+    /// its cell from its column set's colex rank (a table lookup). One vector per row
+    /// set keeps a row set's writes close together, and lets the threads take the
+    /// memory's first touch between them.
     ///
     /// # Errors
-    /// [`Error::OutOfMemory`] when its arrays cannot be had.
-    pub(crate) fn try_new(side: u32) -> Result<QuadrantTable, Error> {
+    /// [`Error::OutOfMemory`] when its arrays cannot be had, [`Error::ThreadPool`] when
+    /// the threads cannot start.
+    pub(crate) fn try_new(side: u32, threads: usize) -> Result<QuadrantTable, Error> {
         assert!((1..=MAX_SIDE).contains(&side), "quadrant side {side}");
         let row_sets = 1usize << side;
-        let mut row_base = Vec::with_capacity(row_sets);
+        let mut row_base = Vec::with_capacity(row_sets + 1);
         let mut cells = 0usize;
         for rows in 0..row_sets {
             row_base.push(cells);
             cells += cell_count(side, rows.count_ones());
         }
-        let cell_of =
-            |rows: u64, columns: u64| row_base[as_index(rows)] + as_index(colex_rank_fast(columns));
+        row_base.push(cells);
+        let pool = crate::pool::build_pool(threads.max(1))?;
         let mut offsets = filled(cells + 1, 0usize, "building the quadrant table")?;
-        enumerate(side, |rows, columns, _| {
-            offsets[cell_of(rows, columns) + 1] += 1;
+        let counts = split_by_row_set(&mut offsets[1..], &row_base);
+        pool.install(|| {
+            counts.into_par_iter().for_each(|(rows, counts)| {
+                enumerate_row_set(side, rows, |columns, _| {
+                    counts[as_index(colex_rank_fast(columns))] += 1;
+                });
+            });
         });
         // `offsets[cell]` becomes the cell's start: the sum of the counts before it.
         for cell in 1..=cells {
             offsets[cell] += offsets[cell - 1];
         }
-        let mut entries = filled(
-            offsets[cells],
-            QuadrantEntry::default(),
-            "building the quadrant table",
-        )?;
-        // `offsets[cell]` is the cell's cursor, and ends at the next cell's start.
-        enumerate(side, |rows, columns, entry| {
-            let cursor = &mut offsets[cell_of(rows, columns)];
-            entries[*cursor] = entry;
-            *cursor += 1;
-        });
-        offsets.rotate_right(1);
-        offsets[0] = 0;
+        let starts: Vec<usize> = row_base.iter().map(|&cell| offsets[cell]).collect();
+        let entries = pool.install(|| {
+            (0..row_sets)
+                .into_par_iter()
+                .map(|rows| {
+                    let cells = &offsets[row_base[rows]..=row_base[rows + 1]];
+                    let mut region = filled(
+                        cells[cells.len() - 1] - cells[0],
+                        QuadrantEntry::default(),
+                        "building the quadrant table",
+                    )?;
+                    let mut cursors: Vec<usize> = cells[..cells.len() - 1]
+                        .iter()
+                        .map(|&start| start - cells[0])
+                        .collect();
+                    let rows = u32::try_from(rows).expect("at most 2^16 row sets");
+                    enumerate_row_set(side, rows, |columns, entry| {
+                        let cursor = &mut cursors[as_index(colex_rank_fast(columns))];
+                        region[*cursor] = entry;
+                        *cursor += 1;
+                    });
+                    Ok(region)
+                })
+                .collect::<Result<Vec<_>, Error>>()
+        })?;
+        row_base.pop();
         Ok(QuadrantTable {
             row_base,
             offsets,
             entries,
+            starts,
         })
     }
 
     /// The number of stored placements.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.entries.len()
+        self.entries.iter().map(Vec::len).sum()
     }
 
     /// The length of its largest cell.
@@ -123,16 +152,19 @@ impl QuadrantTable {
     /// The heap bytes the table holds.
     #[cfg(test)]
     pub(crate) fn heap_bytes(&self) -> u64 {
-        let words = self.offsets.len() + self.row_base.len();
-        (self.entries.len() as u64) * ENTRY_BYTES + words as u64 * 8
+        let words = self.offsets.len() + self.row_base.len() + self.starts.len();
+        let vectors = self.entries.len() * size_of::<Vec<QuadrantEntry>>();
+        (self.len() as u64) * ENTRY_BYTES + words as u64 * 8 + vectors as u64
     }
 
     /// The placements of the cell with local row set `rows` and the column set of colex
     /// rank `column_rank` among the subsets of size `|rows|`.
     #[inline]
     pub(crate) fn cell_at(&self, rows: u64, column_rank: u64) -> &[QuadrantEntry] {
-        let cell = self.row_base[as_index(rows)] + as_index(column_rank);
-        &self.entries[self.offsets[cell]..self.offsets[cell + 1]]
+        let rows = as_index(rows);
+        let cell = self.row_base[rows] + as_index(column_rank);
+        let start = self.starts[rows];
+        &self.entries[rows][self.offsets[cell] - start..self.offsets[cell + 1] - start]
     }
 
     /// The placements of the cell (local row set `rows`, local column set `columns`);
@@ -159,30 +191,42 @@ fn as_index(value: u64) -> usize {
     usize::try_from(value).expect("a table index addresses memory, so it fits in usize")
 }
 
-/// Calls `visit(rows, columns, entry)` for every placement of a `side x side` quadrant,
-/// row by row: each row is either left empty or given a queen on a free column and
-/// free diagonals.
-fn enumerate(side: u32, mut visit: impl FnMut(u64, u64, QuadrantEntry)) {
-    /// The walk after rows `0..row`: the rows and columns used, and the diagonals.
+/// Cuts `values` into the consecutive parts of each row set: row set `rows` takes
+/// `bounds[rows]..bounds[rows + 1]` (`bounds` has one more entry than there are row
+/// sets, and starts at 0).
+fn split_by_row_set<'a, T>(mut values: &'a mut [T], bounds: &[usize]) -> Vec<(u32, &'a mut [T])> {
+    let mut parts = Vec::with_capacity(bounds.len().saturating_sub(1));
+    for (rows, ends) in bounds.windows(2).enumerate() {
+        let (part, rest) = values.split_at_mut(ends[1] - ends[0]);
+        parts.push((u32::try_from(rows).expect("at most 2^16 row sets"), part));
+        values = rest;
+    }
+    parts
+}
+
+/// Calls `visit(columns, entry)` for every placement on the rows `rows` of a
+/// `side x side` quadrant (one queen in each row of `rows`, none elsewhere), row by row
+/// and each row's columns in increasing order.
+fn enumerate_row_set(side: u32, rows: u32, mut visit: impl FnMut(u64, QuadrantEntry)) {
+    /// The walk before the rows `rows` still to fill: the columns used, and the
+    /// diagonals.
     #[derive(Clone, Copy)]
     struct Partial {
-        row: u32,
         rows: u32,
         columns: u32,
         sum: u32,
         diff: u32,
     }
-    fn go(side: u32, at: Partial, visit: &mut impl FnMut(u64, u64, QuadrantEntry)) {
-        if at.row == side {
+    fn go(side: u32, at: Partial, visit: &mut impl FnMut(u64, QuadrantEntry)) {
+        if at.rows == 0 {
             let entry = QuadrantEntry {
                 sum: at.sum,
                 diff: at.diff,
             };
-            visit(u64::from(at.rows), u64::from(at.columns), entry);
+            visit(u64::from(at.columns), entry);
             return;
         }
-        let row = at.row;
-        go(side, Partial { row: row + 1, ..at }, visit);
+        let row = at.rows.trailing_zeros();
         // Column `col` uses difference bit `row + side - 1 - col`.
         let diff_blocked = (at.diff >> row).reverse_bits() >> (32 - side);
         let mut free = !(at.columns | (at.sum >> row) | diff_blocked) & (u32::MAX >> (32 - side));
@@ -190,8 +234,7 @@ fn enumerate(side: u32, mut visit: impl FnMut(u64, u64, QuadrantEntry)) {
             let col = free.trailing_zeros();
             free &= free - 1;
             let next = Partial {
-                row: row + 1,
-                rows: at.rows | 1 << row,
+                rows: at.rows & (at.rows - 1),
                 columns: at.columns | 1 << col,
                 sum: at.sum | 1 << (row + col),
                 diff: at.diff | 1 << (row + side - 1 - col),
@@ -200,8 +243,7 @@ fn enumerate(side: u32, mut visit: impl FnMut(u64, u64, QuadrantEntry)) {
         }
     }
     let start = Partial {
-        row: 0,
-        rows: 0,
+        rows,
         columns: 0,
         sum: 0,
         diff: 0,
@@ -271,17 +313,38 @@ mod tests {
         let table = QuadrantTable::new(q);
         for rows in 0..1u64 << q {
             for columns in 0..1u64 << q {
-                let mut got = table.cell(rows, columns).to_vec();
-                let mut want = if rows.count_ones() == columns.count_ones() {
+                let got = table.cell(rows, columns).to_vec();
+                let want = if rows.count_ones() == columns.count_ones() {
                     brute_cell(q, rows, columns)
                 } else {
                     Vec::new()
                 };
-                got.sort_by_key(|e| (e.sum, e.diff));
-                want.sort_by_key(|e| (e.sum, e.diff));
+                // The same placements in the same order: rows in increasing order,
+                // each row's columns in increasing order.
                 assert_eq!(got, want, "rows {rows:b} columns {columns:b}");
             }
         }
+    }
+
+    #[test]
+    fn the_table_is_the_same_on_any_number_of_threads() {
+        let side = 8;
+        let one = QuadrantTable::try_new(side, 1).unwrap();
+        for threads in [2, 3] {
+            let many = QuadrantTable::try_new(side, threads).unwrap();
+            assert_eq!(many.row_base, one.row_base);
+            assert_eq!(many.starts, one.starts);
+            assert_eq!(many.offsets, one.offsets);
+            assert_eq!(many.entries, one.entries, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn a_side_of_one_has_the_empty_and_the_single_placement() {
+        let table = QuadrantTable::try_new(1, 1).unwrap();
+        assert_eq!(table.cell(0, 0), &[QuadrantEntry::default()]);
+        assert_eq!(table.cell(1, 1), &[QuadrantEntry { sum: 1, diff: 1 }]);
+        assert_eq!(table.len(), 2);
     }
 
     #[test]

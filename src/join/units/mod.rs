@@ -92,11 +92,12 @@ impl JoinPlan {
     }
 
     /// Builds the plan of board size `n` at `level` to run on `threads` threads within
-    /// `budget` bytes (see `join::memory`).
+    /// `budget` bytes (see `join::memory`); its quadrant table is built on as many.
     ///
     /// # Errors
     /// [`Error::MemoryBudget`] with the least budget that would do, when `budget` is
-    /// less; [`Error::OutOfMemory`] when the tables cannot be had.
+    /// less; [`Error::OutOfMemory`] when the tables cannot be had;
+    /// [`Error::ThreadPool`] when the table's threads cannot start.
     ///
     /// # Panics
     /// If `n` is outside `MIN_N..=MAX_N`.
@@ -115,17 +116,25 @@ impl JoinPlan {
                 budget,
             }
         })?;
-        JoinPlan::with_fit(n, level, fit, budget)
+        JoinPlan::with_fit(n, level, fit, budget, threads)
     }
 
-    /// Builds the plan of board size `n` at `level` as `fit` says, for `budget`.
+    /// Builds the plan of board size `n` at `level` as `fit` says, for `budget`, its
+    /// quadrant table on `threads` threads.
     ///
     /// # Errors
-    /// [`Error::OutOfMemory`] when the tables cannot be had.
-    pub(super) fn with_fit(n: u32, level: Level, fit: Fit, budget: u64) -> Result<JoinPlan, Error> {
+    /// [`Error::OutOfMemory`] when the tables cannot be had, [`Error::ThreadPool`] when
+    /// the table's threads cannot start.
+    pub(super) fn with_fit(
+        n: u32,
+        level: Level,
+        fit: Fit,
+        budget: u64,
+        threads: usize,
+    ) -> Result<JoinPlan, Error> {
         let layout = Layout::new(n);
         let quadrants = if fit.table {
-            Some(QuadrantTable::try_new(layout.half)?)
+            Some(QuadrantTable::try_new(layout.half, threads)?)
         } else {
             None
         };

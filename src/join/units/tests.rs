@@ -216,7 +216,7 @@ fn cut_plan(n: u32, table: bool, cap: usize) -> JoinPlan {
         },
         peak: 0,
     };
-    JoinPlan::with_fit(n, Kernel::Auto.level().unwrap(), fit, u64::MAX).unwrap()
+    JoinPlan::with_fit(n, Kernel::Auto.level().unwrap(), fit, u64::MAX, 2).unwrap()
 }
 
 #[test]

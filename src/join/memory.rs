@@ -28,7 +28,7 @@ use crate::join::bits::binomial;
 use crate::join::cells::max_cell_len;
 use crate::join::halves::CELL_LIMIT;
 use crate::join::pairs::{MAX_COUNT_LEN, MAX_FIXED_WALK_BYTES, MAX_TABLE_BYTES};
-use crate::join::quadrants::{placement_count, ENTRY_BYTES};
+use crate::join::quadrants::{placement_count, ENTRY_BYTES, MAX_PARTS};
 use crate::join::units::list::list_bytes;
 
 /// An upper bound on the number of units of board size `n` (for the run's
@@ -140,17 +140,17 @@ pub(crate) struct Fit {
 }
 
 /// The bytes of the quadrant table of side `q`, when known exactly (`q <= 12`): its
-/// placements, a cell offset per cell and one more, and per row set its first cell,
-/// its first placement and its vector (`8 + 8 + 24` bytes, and 8 more for the first
-/// cell past the last). Its building holds no more but a cursor per cell of the row
-/// set each thread fills (at most `8 * C(q, q / 2)` bytes a thread, less than a
-/// thread's unit buffers, which come after it).
+/// placements, a cell offset per cell and one more, per row set its first cell (and
+/// one past the last while it is built) and its part's number, and per part its
+/// vector and its first placement. Its building holds no more but a cursor per cell of the row set each
+/// thread fills (at most `8 * C(q, q / 2)` bytes a thread, less than a thread's unit
+/// buffers, which come after it).
 fn table_bytes(q: u32) -> Option<u64> {
     if q as usize >= MAX_TABLE_CELL.len() {
         return None;
     }
-    let per_row_set = 8 + 8 + size_of::<Vec<u8>>() as u64;
-    Some(placement_count(q) * ENTRY_BYTES + 8 * (binomial(2 * q, q) + 1) + (per_row_set << q) + 8)
+    let parts = (MAX_PARTS * (size_of::<Vec<u8>>() + 8)) as u64;
+    Some(placement_count(q) * ENTRY_BYTES + 8 * (binomial(2 * q, q) + 1) + (9 << q) + 8 + parts)
 }
 
 /// The most entries of an inner cell, padded to a vector: the largest cell of the

@@ -8,8 +8,8 @@
 //!
 //! The same table serves all four quadrants: a [`QuadrantPlace`] shifts local diagonals
 //! to global ones. Cells are numbered by the row set and the colex rank of the column
-//! set, so lookups need no hash map. The table is built on the run's threads, one row
-//! set a task, each row set's placements in a vector of their own.
+//! set, so lookups need no hash map. The table is built on the run's threads, in
+//! parts of consecutive row sets.
 //!
 //! [`QuadrantPlace`]: crate::join::layout::QuadrantPlace
 
@@ -37,17 +37,23 @@ const _: () = assert!(ENTRY_BYTES == 8, "a placement is two u32 without padding"
 /// The largest quadrant side (local diagonal masks are `u32`s of `2q - 1` bits).
 pub(crate) const MAX_SIDE: u32 = 16;
 
+/// The most parts the table's placements are cut into (see [`QuadrantTable::try_new`]).
+pub(crate) const MAX_PARTS: usize = 64;
+const _: () = assert!(MAX_PARTS <= 256, "a part number fits in a byte");
+
 /// Every partial placement of a `q x q` quadrant, grouped by cell.
 pub(crate) struct QuadrantTable {
     /// The first cell number of each row set.
     row_base: Vec<usize>,
+    /// The part of each row set.
+    part_of: Vec<u8>,
     /// Where each cell's placements start, counted over all the cells before it
     /// (`offsets[cell]..offsets[cell + 1]`; one entry more than there are cells).
     offsets: Vec<usize>,
-    /// The placements of each row set, cell after cell: row set `rows` holds
-    /// `offsets[row_base[rows]]..`, so its cell `c` is at `offsets[c] - starts[rows]`.
-    entries: Vec<Vec<QuadrantEntry>>,
-    /// The offset of each row set's first placement.
+    /// The placements, cell after cell, in parts of consecutive row sets: the cell
+    /// `c` of part `p` is at `offsets[c] - starts[p]..` in `parts[p]`.
+    parts: Vec<Vec<QuadrantEntry>>,
+    /// The offset of each part's first placement.
     starts: Vec<usize>,
 }
 
@@ -62,15 +68,15 @@ impl QuadrantTable {
     }
 
     /// Enumerates every partial placement of a `side x side` quadrant
-    /// (`1 <= side <= MAX_SIDE`) on `threads` threads (at least 1), in parallel over
-    /// the row sets: a row set's cells are consecutive, so each row set is a task
-    /// that writes only its own part. Two passes, a counting sort into cell order:
-    /// count the placements of each cell (in `offsets`, one place ahead) and sum them
-    /// into the cells' starts; then fill each row set's vector of placements, cell
-    /// after cell, each cell in enumeration order, with a cursor per cell. A leaf finds
-    /// its cell from its column set's colex rank (a table lookup). One vector per row
-    /// set keeps a row set's writes close together, and lets the threads take the
-    /// memory's first touch between them.
+    /// (`1 <= side <= MAX_SIDE`) on `threads` threads (at least 1). Two passes, a
+    /// counting sort into cell order, both parallel over the row sets (a row set's
+    /// cells are consecutive, so its placements are too): count the placements of each
+    /// row set's cells (in `offsets`, one place ahead) and sum them into the cells'
+    /// starts; then cut the row sets into at most [`MAX_PARTS`] runs of about an equal
+    /// share of the placements, and fill each run's vector, cell after cell, each cell
+    /// in enumeration order, with a cursor per cell. A leaf finds its cell from its
+    /// column set's colex rank (a table lookup). A row set's writes stay close
+    /// together, and the threads share the memory's first touch.
     ///
     /// # Errors
     /// [`Error::OutOfMemory`] when its arrays cannot be had, [`Error::ThreadPool`] when
@@ -99,36 +105,29 @@ impl QuadrantTable {
         for cell in 1..=cells {
             offsets[cell] += offsets[cell - 1];
         }
-        let starts: Vec<usize> = row_base.iter().map(|&cell| offsets[cell]).collect();
-        let entries = pool.install(|| {
-            (0..row_sets)
+        let bounds = part_bounds(&row_base, &offsets);
+        let parts = pool.install(|| {
+            bounds
+                .windows(2)
+                .collect::<Vec<_>>()
                 .into_par_iter()
-                .map(|rows| {
-                    let cells = &offsets[row_base[rows]..=row_base[rows + 1]];
-                    let mut region = filled(
-                        cells[cells.len() - 1] - cells[0],
-                        QuadrantEntry::default(),
-                        "building the quadrant table",
-                    )?;
-                    let mut cursors: Vec<usize> = cells[..cells.len() - 1]
-                        .iter()
-                        .map(|&start| start - cells[0])
-                        .collect();
-                    let rows = u32::try_from(rows).expect("at most 2^16 row sets");
-                    enumerate_row_set(side, rows, |columns, entry| {
-                        let cursor = &mut cursors[as_index(colex_rank_fast(columns))];
-                        region[*cursor] = entry;
-                        *cursor += 1;
-                    });
-                    Ok(region)
-                })
+                .map(|ends| fill_part(side, ends[0]..ends[1], &row_base, &offsets))
                 .collect::<Result<Vec<_>, Error>>()
         })?;
+        let starts = bounds[..bounds.len() - 1]
+            .iter()
+            .map(|&rows| offsets[row_base[rows]])
+            .collect();
+        let mut part_of = filled(row_sets, 0u8, "building the quadrant table")?;
+        for (part, ends) in bounds.windows(2).enumerate() {
+            part_of[ends[0]..ends[1]].fill(u8::try_from(part).expect("at most MAX_PARTS parts"));
+        }
         row_base.pop();
         Ok(QuadrantTable {
             row_base,
+            part_of,
             offsets,
-            entries,
+            parts,
             starts,
         })
     }
@@ -136,7 +135,7 @@ impl QuadrantTable {
     /// The number of stored placements.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.entries.iter().map(Vec::len).sum()
+        self.parts.iter().map(Vec::len).sum()
     }
 
     /// The length of its largest cell.
@@ -153,8 +152,11 @@ impl QuadrantTable {
     #[cfg(test)]
     pub(crate) fn heap_bytes(&self) -> u64 {
         let words = self.offsets.len() + self.row_base.len() + self.starts.len();
-        let vectors = self.entries.len() * size_of::<Vec<QuadrantEntry>>();
-        (self.len() as u64) * ENTRY_BYTES + words as u64 * 8 + vectors as u64
+        let vectors = self.parts.len() * size_of::<Vec<QuadrantEntry>>();
+        (self.len() as u64) * ENTRY_BYTES
+            + words as u64 * 8
+            + vectors as u64
+            + self.part_of.len() as u64
     }
 
     /// The placements of the cell with local row set `rows` and the column set of colex
@@ -163,8 +165,9 @@ impl QuadrantTable {
     pub(crate) fn cell_at(&self, rows: u64, column_rank: u64) -> &[QuadrantEntry] {
         let rows = as_index(rows);
         let cell = self.row_base[rows] + as_index(column_rank);
-        let start = self.starts[rows];
-        &self.entries[rows][self.offsets[cell] - start..self.offsets[cell + 1] - start]
+        let part = usize::from(self.part_of[rows]);
+        let start = self.starts[part];
+        &self.parts[part][self.offsets[cell] - start..self.offsets[cell + 1] - start]
     }
 
     /// The placements of the cell (local row set `rows`, local column set `columns`);
@@ -189,6 +192,54 @@ fn cell_count(side: u32, queens: u32) -> usize {
 #[inline]
 fn as_index(value: u64) -> usize {
     usize::try_from(value).expect("a table index addresses memory, so it fits in usize")
+}
+
+/// The row sets where each part of the table starts, and the end (the number of row
+/// sets): at most [`MAX_PARTS`] runs of consecutive row sets, each of about an equal
+/// share of the placements, from the row sets' first cells `row_base` (and the end)
+/// and the cells' starts `offsets`.
+fn part_bounds(row_base: &[usize], offsets: &[usize]) -> Vec<usize> {
+    let row_sets = row_base.len() - 1;
+    let total = offsets[row_base[row_sets]];
+    let share = total.div_ceil(MAX_PARTS).max(1);
+    let mut bounds = vec![0];
+    for rows in 1..row_sets {
+        let since = offsets[row_base[rows]] - offsets[row_base[bounds[bounds.len() - 1]]];
+        if since >= share && bounds.len() < MAX_PARTS {
+            bounds.push(rows);
+        }
+    }
+    bounds.push(row_sets);
+    bounds
+}
+
+/// The placements of the row sets `row_sets` (one part of the table), cell after cell,
+/// each cell in enumeration order; `row_base` and `offsets` as for [`part_bounds`].
+///
+/// # Errors
+/// [`Error::OutOfMemory`] when the part's vector cannot be had.
+fn fill_part(
+    side: u32,
+    row_sets: std::ops::Range<usize>,
+    row_base: &[usize],
+    offsets: &[usize],
+) -> Result<Vec<QuadrantEntry>, Error> {
+    let start = offsets[row_base[row_sets.start]];
+    let len = offsets[row_base[row_sets.end]] - start;
+    let mut part = filled(len, QuadrantEntry::default(), "building the quadrant table")?;
+    let mut cursors = Vec::new();
+    for rows in row_sets {
+        cursors.clear();
+        let cells = &offsets[row_base[rows]..row_base[rows + 1]];
+        cursors.extend(cells.iter().map(|&cell_start| cell_start - start));
+        let rows = u32::try_from(rows).expect("at most 2^16 row sets");
+        enumerate_row_set(side, rows, |columns, entry| {
+            let cursor = &mut cursors[as_index(colex_rank_fast(columns))];
+            part[*cursor] = entry;
+            *cursor += 1;
+        });
+    }
+    Ok(part)
 }
 
 /// Cuts `values` into the consecutive parts of each row set: row set `rows` takes
@@ -334,9 +385,33 @@ mod tests {
             let many = QuadrantTable::try_new(side, threads).unwrap();
             assert_eq!(many.row_base, one.row_base);
             assert_eq!(many.starts, one.starts);
+            assert_eq!(many.part_of, one.part_of);
             assert_eq!(many.offsets, one.offsets);
-            assert_eq!(many.entries, one.entries, "{threads} threads");
+            assert_eq!(many.parts, one.parts, "{threads} threads");
         }
+    }
+
+    #[test]
+    fn the_parts_cover_the_row_sets_in_about_equal_shares() {
+        let table = QuadrantTable::new(10);
+        let total = table.len();
+        let (parts, largest) = (table.parts.len(), table.parts.iter().map(Vec::len).max());
+        assert!(
+            (MAX_PARTS / 2..=MAX_PARTS).contains(&parts),
+            "{parts} parts"
+        );
+        assert!(
+            largest.unwrap() <= 2 * total / MAX_PARTS,
+            "{largest:?} of {total}"
+        );
+        assert!(table
+            .part_of
+            .windows(2)
+            .all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        assert_eq!(
+            usize::from(table.part_of[table.part_of.len() - 1]),
+            parts - 1
+        );
     }
 
     #[test]

@@ -39,6 +39,10 @@ pub(crate) const MAX_SIDE: u32 = 16;
 
 /// The most parts the table's placements are cut into (see [`QuadrantTable::try_new`]).
 pub(crate) const MAX_PARTS: usize = 64;
+/// The parts per thread that builds the table: enough for the threads to share the
+/// work evenly, few enough that their vectors' last pages, half used on average, do
+/// not add up (one thread makes one part).
+const PARTS_PER_THREAD: usize = 4;
 const _: () = assert!(MAX_PARTS <= 256, "a part number fits in a byte");
 
 /// Every partial placement of a `q x q` quadrant, grouped by cell.
@@ -72,8 +76,9 @@ impl QuadrantTable {
     /// counting sort into cell order, both parallel over the row sets (a row set's
     /// cells are consecutive, so its placements are too): count the placements of each
     /// row set's cells (in `offsets`, one place ahead) and sum them into the cells'
-    /// starts; then cut the row sets into at most [`MAX_PARTS`] runs of about an equal
-    /// share of the placements, and fill each run's vector, cell after cell, each cell
+    /// starts; then cut the row sets into runs of about an equal share of the
+    /// placements ([`PARTS_PER_THREAD`] a thread, at most [`MAX_PARTS`]), and fill each
+    /// run's vector, cell after cell, each cell
     /// in enumeration order, with a cursor per cell. A leaf finds its cell from its
     /// column set's colex rank (a table lookup). A row set's writes stay close
     /// together, and the threads share the memory's first touch.
@@ -91,29 +96,31 @@ impl QuadrantTable {
             cells += cell_count(side, rows.count_ones());
         }
         row_base.push(cells);
-        let pool = crate::pool::build_pool(threads.max(1))?;
+        let pool = match threads {
+            0 | 1 => None,
+            _ => Some(crate::pool::build_pool(threads)?),
+        };
         let mut offsets = filled(cells + 1, 0usize, "building the quadrant table")?;
         let counts = split_by_row_set(&mut offsets[1..], &row_base);
-        pool.install(|| {
-            counts.into_par_iter().for_each(|(rows, counts)| {
-                enumerate_row_set(side, rows, |columns, _| {
-                    counts[as_index(colex_rank_fast(columns))] += 1;
-                });
+        each_task(pool.as_ref(), counts, |(rows, counts)| {
+            enumerate_row_set(side, rows, |columns, _| {
+                counts[as_index(colex_rank_fast(columns))] += 1;
             });
         });
         // `offsets[cell]` becomes the cell's start: the sum of the counts before it.
         for cell in 1..=cells {
             offsets[cell] += offsets[cell - 1];
         }
-        let bounds = part_bounds(&row_base, &offsets);
-        let parts = pool.install(|| {
-            bounds
-                .windows(2)
-                .collect::<Vec<_>>()
-                .into_par_iter()
-                .map(|ends| fill_part(side, ends[0]..ends[1], &row_base, &offsets))
-                .collect::<Result<Vec<_>, Error>>()
-        })?;
+        let bounds = part_bounds(
+            &row_base,
+            &offsets,
+            (PARTS_PER_THREAD * threads).clamp(1, MAX_PARTS),
+        );
+        let parts = each_task(pool.as_ref(), bounds.windows(2).collect(), |ends| {
+            fill_part(side, ends[0]..ends[1], &row_base, &offsets)
+        })
+        .into_iter()
+        .collect::<Result<Vec<_>, Error>>()?;
         let starts = bounds[..bounds.len() - 1]
             .iter()
             .map(|&rows| offsets[row_base[rows]])
@@ -194,18 +201,31 @@ fn as_index(value: u64) -> usize {
     usize::try_from(value).expect("a table index addresses memory, so it fits in usize")
 }
 
+/// `run` of each task, in order: on the threads of `pool`, or on this thread without
+/// one (so that one thread starts no other).
+fn each_task<T: Send, R: Send>(
+    pool: Option<&rayon::ThreadPool>,
+    tasks: Vec<T>,
+    run: impl Fn(T) -> R + Sync + Send,
+) -> Vec<R> {
+    match pool {
+        Some(pool) => pool.install(|| tasks.into_par_iter().map(run).collect()),
+        None => tasks.into_iter().map(run).collect(),
+    }
+}
+
 /// The row sets where each part of the table starts, and the end (the number of row
-/// sets): at most [`MAX_PARTS`] runs of consecutive row sets, each of about an equal
-/// share of the placements, from the row sets' first cells `row_base` (and the end)
-/// and the cells' starts `offsets`.
-fn part_bounds(row_base: &[usize], offsets: &[usize]) -> Vec<usize> {
+/// sets): at most `most` runs of consecutive row sets, each of about an equal share of
+/// the placements, from the row sets' first cells `row_base` (and the end) and the
+/// cells' starts `offsets`.
+fn part_bounds(row_base: &[usize], offsets: &[usize], most: usize) -> Vec<usize> {
     let row_sets = row_base.len() - 1;
     let total = offsets[row_base[row_sets]];
-    let share = total.div_ceil(MAX_PARTS).max(1);
+    let share = total.div_ceil(most).max(1);
     let mut bounds = vec![0];
     for rows in 1..row_sets {
         let since = offsets[row_base[rows]] - offsets[row_base[bounds[bounds.len() - 1]]];
-        if since >= share && bounds.len() < MAX_PARTS {
+        if since >= share && bounds.len() < most {
             bounds.push(rows);
         }
     }
@@ -384,16 +404,23 @@ mod tests {
         for threads in [2, 3] {
             let many = QuadrantTable::try_new(side, threads).unwrap();
             assert_eq!(many.row_base, one.row_base);
-            assert_eq!(many.starts, one.starts);
-            assert_eq!(many.part_of, one.part_of);
             assert_eq!(many.offsets, one.offsets);
-            assert_eq!(many.parts, one.parts, "{threads} threads");
+            assert_eq!(
+                many.parts.len(),
+                (PARTS_PER_THREAD * threads).min(1 << side)
+            );
+            assert_eq!(many.parts.concat(), one.parts.concat(), "{threads} threads");
+            for rows in 0..1u64 << side {
+                for rank in 0..binomial(side, rows.count_ones()) {
+                    assert_eq!(many.cell_at(rows, rank), one.cell_at(rows, rank));
+                }
+            }
         }
     }
 
     #[test]
     fn the_parts_cover_the_row_sets_in_about_equal_shares() {
-        let table = QuadrantTable::new(10);
+        let table = QuadrantTable::try_new(10, 16).unwrap();
         let total = table.len();
         let (parts, largest) = (table.parts.len(), table.parts.iter().map(Vec::len).max());
         assert!(

@@ -78,10 +78,10 @@ impl QuadrantTable {
     /// row set's cells (in `offsets`, one place ahead) and sum them into the cells'
     /// starts; then cut the row sets into runs of about an equal share of the
     /// placements ([`PARTS_PER_THREAD`] a thread, at most [`MAX_PARTS`]), and fill each
-    /// run's vector, cell after cell, each cell
-    /// in enumeration order, with a cursor per cell. A leaf finds its cell from its
-    /// column set's colex rank (a table lookup). A row set's writes stay close
-    /// together, and the threads share the memory's first touch.
+    /// run's vector, cell after cell, each cell in enumeration order, with a cursor per
+    /// cell. A leaf finds its cell from its column set's colex rank (a table lookup).
+    /// A row set's writes stay close together, and the threads share the memory's
+    /// first touch.
     ///
     /// # Errors
     /// [`Error::OutOfMemory`] when its arrays cannot be had, [`Error::ThreadPool`] when
@@ -114,7 +114,7 @@ impl QuadrantTable {
         let bounds = part_bounds(
             &row_base,
             &offsets,
-            (PARTS_PER_THREAD * threads).clamp(1, MAX_PARTS),
+            PARTS_PER_THREAD.saturating_mul(threads).clamp(1, MAX_PARTS),
         );
         let parts = each_task(pool.as_ref(), bounds.windows(2).collect(), |ends| {
             fill_part(side, ends[0]..ends[1], &row_base, &offsets)

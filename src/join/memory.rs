@@ -28,7 +28,7 @@ use crate::join::bits::binomial;
 use crate::join::cells::max_cell_len;
 use crate::join::halves::CELL_LIMIT;
 use crate::join::pairs::{MAX_COUNT_LEN, MAX_FIXED_WALK_BYTES, MAX_TABLE_BYTES};
-use crate::join::quadrants::{placement_count, ENTRY_BYTES, MAX_PARTS};
+use crate::join::quadrants::{placement_count, ENTRY_BYTES, MAX_PARTS, MAX_TABLE_SIDE};
 use crate::join::units::list::list_bytes;
 
 /// An upper bound on the number of units of board size `n` (for the run's
@@ -76,6 +76,10 @@ const MIN_CAP: u64 = 4096;
 /// every placement; `the_largest_cells_are_exact` rechecks the small ones), for
 /// `q <= 12`.
 const MAX_TABLE_CELL: [u64; 13] = [1, 1, 1, 2, 2, 10, 10, 40, 92, 352, 946, 3571, 15_003];
+const _: () = assert!(
+    MAX_TABLE_CELL.len() == MAX_TABLE_SIDE as usize + 1,
+    "a table is built exactly where its size is known"
+);
 
 /// The longest half-board list of one unit, measured for even `n <= 20` (odd `n` never
 /// exceeded the even `n` below it); used only to keep the caps no larger than needed.
@@ -140,7 +144,7 @@ pub(crate) struct Fit {
 }
 
 /// The bytes of the quadrant table of side `q`, when known exactly (`q <= 12`): its
-/// placements, a cell offset per cell and one more, per row set its first cell (and
+/// placements, a cell offset (4 bytes) per cell and one more, per row set its first cell (and
 /// one past the last while it is built) and its part's number, and per part its
 /// vector and its first placement. Its building holds no more but a cursor per cell of the row set each
 /// thread fills (at most `8 * C(q, q / 2)` bytes a thread, less than a thread's unit
@@ -149,8 +153,8 @@ fn table_bytes(q: u32) -> Option<u64> {
     if q as usize >= MAX_TABLE_CELL.len() {
         return None;
     }
-    let parts = (MAX_PARTS * (size_of::<Vec<u8>>() + 8)) as u64;
-    Some(placement_count(q) * ENTRY_BYTES + 8 * (binomial(2 * q, q) + 1) + (9 << q) + 8 + parts)
+    let parts = (MAX_PARTS.min(1 << q) * (size_of::<Vec<u8>>() + 8)) as u64;
+    Some(placement_count(q) * ENTRY_BYTES + 4 * (binomial(2 * q, q) + 1) + (9 << q) + 8 + parts)
 }
 
 /// The most entries of an inner cell, padded to a vector: the largest cell of the

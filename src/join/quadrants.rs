@@ -53,13 +53,21 @@ pub(crate) struct QuadrantTable {
     part_of: Vec<u8>,
     /// Where each cell's placements start, counted over all the cells before it
     /// (`offsets[cell]..offsets[cell + 1]`; one entry more than there are cells).
-    offsets: Vec<usize>,
+    offsets: Vec<Offset>,
     /// The placements, cell after cell, in parts of consecutive row sets: the cell
     /// `c` of part `p` is at `offsets[c] - starts[p]..` in `parts[p]`.
     parts: Vec<Vec<QuadrantEntry>>,
     /// The offset of each part's first placement.
     starts: Vec<usize>,
 }
+
+/// A placement's place in the table: a table of at most [`MAX_TABLE_SIDE`] rows holds
+/// fewer than `2^32` placements (633,443,407 at 12), so 4 bytes a cell suffice.
+type Offset = u32;
+
+/// The largest side a table is built for: the memory model builds one only where its
+/// size is known exactly (`join::memory`), and its offsets fit [`Offset`].
+pub(crate) const MAX_TABLE_SIDE: u32 = 12;
 
 impl QuadrantTable {
     /// [`QuadrantTable::try_new`], for the tests.
@@ -72,7 +80,7 @@ impl QuadrantTable {
     }
 
     /// Enumerates every partial placement of a `side x side` quadrant
-    /// (`1 <= side <= MAX_SIDE`) on `threads` threads (at least 1). Two passes, a
+    /// (`1 <= side <= MAX_TABLE_SIDE`) on `threads` threads (at least 1). Two passes, a
     /// counting sort into cell order, both parallel over the row sets (a row set's
     /// cells are consecutive, so its placements are too): count the placements of each
     /// row set's cells (in `offsets`, one place ahead) and sum them into the cells'
@@ -87,7 +95,7 @@ impl QuadrantTable {
     /// [`Error::OutOfMemory`] when its arrays cannot be had, [`Error::ThreadPool`] when
     /// the threads cannot start.
     pub(crate) fn try_new(side: u32, threads: usize) -> Result<QuadrantTable, Error> {
-        assert!((1..=MAX_SIDE).contains(&side), "quadrant side {side}");
+        assert!((1..=MAX_TABLE_SIDE).contains(&side), "quadrant side {side}");
         let row_sets = 1usize << side;
         let mut row_base = Vec::with_capacity(row_sets + 1);
         let mut cells = 0usize;
@@ -100,16 +108,19 @@ impl QuadrantTable {
             0 | 1 => None,
             _ => Some(crate::pool::build_pool(threads)?),
         };
-        let mut offsets = filled(cells + 1, 0usize, "building the quadrant table")?;
+        let mut offsets: Vec<Offset> = filled(cells + 1, 0, "building the quadrant table")?;
         let counts = split_by_row_set(&mut offsets[1..], &row_base);
         each_task(pool.as_ref(), counts, |(rows, counts)| {
             enumerate_row_set(side, rows, |columns, _| {
-                counts[as_index(colex_rank_fast(columns))] += 1;
+                let count = &mut counts[as_index(colex_rank_fast(columns))];
+                *count = count.checked_add(1).expect(FEWER_THAN_2_32);
             });
         });
         // `offsets[cell]` becomes the cell's start: the sum of the counts before it.
         for cell in 1..=cells {
-            offsets[cell] += offsets[cell - 1];
+            offsets[cell] = offsets[cell]
+                .checked_add(offsets[cell - 1])
+                .expect(FEWER_THAN_2_32);
         }
         let bounds = part_bounds(
             &row_base,
@@ -123,7 +134,7 @@ impl QuadrantTable {
         .collect::<Result<Vec<_>, Error>>()?;
         let starts = bounds[..bounds.len() - 1]
             .iter()
-            .map(|&rows| offsets[row_base[rows]])
+            .map(|&rows| at(offsets[row_base[rows]]))
             .collect();
         let mut part_of = filled(row_sets, 0u8, "building the quadrant table")?;
         for (part, ends) in bounds.windows(2).enumerate() {
@@ -150,7 +161,7 @@ impl QuadrantTable {
     pub(crate) fn largest_cell(&self) -> usize {
         self.offsets
             .windows(2)
-            .map(|w| w[1] - w[0])
+            .map(|w| at(w[1] - w[0]))
             .max()
             .unwrap_or(0)
     }
@@ -158,9 +169,10 @@ impl QuadrantTable {
     /// The heap bytes the table holds.
     #[cfg(test)]
     pub(crate) fn heap_bytes(&self) -> u64 {
-        let words = self.offsets.len() + self.row_base.len() + self.starts.len();
+        let words = self.row_base.len() + self.starts.len();
         let vectors = self.parts.len() * size_of::<Vec<QuadrantEntry>>();
         (self.len() as u64) * ENTRY_BYTES
+            + (self.offsets.len() * size_of::<Offset>()) as u64
             + words as u64 * 8
             + vectors as u64
             + self.part_of.len() as u64
@@ -174,7 +186,7 @@ impl QuadrantTable {
         let cell = self.row_base[rows] + as_index(column_rank);
         let part = usize::from(self.part_of[rows]);
         let start = self.starts[part];
-        &self.parts[part][self.offsets[cell] - start..self.offsets[cell + 1] - start]
+        &self.parts[part][at(self.offsets[cell]) - start..at(self.offsets[cell + 1]) - start]
     }
 
     /// The placements of the cell (local row set `rows`, local column set `columns`);
@@ -193,6 +205,15 @@ impl QuadrantTable {
 fn cell_count(side: u32, queens: u32) -> usize {
     as_index(binomial(side, queens))
 }
+
+/// An [`Offset`] as an index.
+#[inline]
+fn at(offset: Offset) -> usize {
+    as_index(u64::from(offset))
+}
+
+/// Why the placements' offsets fit [`Offset`].
+const FEWER_THAN_2_32: &str = "a table of at most 12 rows holds fewer than 2^32 placements";
 
 /// `value` as an index. Every index of the table addresses memory the table holds, so
 /// it fits in `usize`.
@@ -218,13 +239,13 @@ fn each_task<T: Send, R: Send>(
 /// sets): at most `most` runs of consecutive row sets, each of about an equal share of
 /// the placements, from the row sets' first cells `row_base` (and the end) and the
 /// cells' starts `offsets`.
-fn part_bounds(row_base: &[usize], offsets: &[usize], most: usize) -> Vec<usize> {
+fn part_bounds(row_base: &[usize], offsets: &[Offset], most: usize) -> Vec<usize> {
     let row_sets = row_base.len() - 1;
-    let total = offsets[row_base[row_sets]];
+    let total = at(offsets[row_base[row_sets]]);
     let share = total.div_ceil(most).max(1);
     let mut bounds = vec![0];
     for rows in 1..row_sets {
-        let since = offsets[row_base[rows]] - offsets[row_base[bounds[bounds.len() - 1]]];
+        let since = at(offsets[row_base[rows]] - offsets[row_base[bounds[bounds.len() - 1]]]);
         if since >= share && bounds.len() < most {
             bounds.push(rows);
         }
@@ -242,16 +263,16 @@ fn fill_part(
     side: u32,
     row_sets: std::ops::Range<usize>,
     row_base: &[usize],
-    offsets: &[usize],
+    offsets: &[Offset],
 ) -> Result<Vec<QuadrantEntry>, Error> {
-    let start = offsets[row_base[row_sets.start]];
-    let len = offsets[row_base[row_sets.end]] - start;
+    let start = at(offsets[row_base[row_sets.start]]);
+    let len = at(offsets[row_base[row_sets.end]]) - start;
     let mut part = filled(len, QuadrantEntry::default(), "building the quadrant table")?;
     let mut cursors = Vec::new();
     for rows in row_sets {
         cursors.clear();
         let cells = &offsets[row_base[rows]..row_base[rows + 1]];
-        cursors.extend(cells.iter().map(|&cell_start| cell_start - start));
+        cursors.extend(cells.iter().map(|&cell_start| at(cell_start) - start));
         let rows = u32::try_from(rows).expect("at most 2^16 row sets");
         enumerate_row_set(side, rows, |columns, entry| {
             let cursor = &mut cursors[as_index(colex_rank_fast(columns))];

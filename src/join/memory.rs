@@ -144,11 +144,11 @@ pub(crate) struct Fit {
 }
 
 /// The bytes of the quadrant table of side `q`, when known exactly (`q <= 12`): its
-/// placements, a cell offset (4 bytes) per cell and one more, per row set its first cell (and
-/// one past the last while it is built) and its part's number, and per part its
-/// vector and its first placement. Its building holds no more but a cursor per cell of the row set each
-/// thread fills (at most `8 * C(q, q / 2)` bytes a thread, less than a thread's unit
-/// buffers, which come after it).
+/// placements, a cell offset (4 bytes) per cell and one more, per row set its first
+/// cell (and one past the last while it is built) and its part's number, and per part
+/// its vector and its first placement. Its building holds no more but a cursor per
+/// cell of the row set each thread fills (at most `8 * C(q, q / 2)` bytes a thread,
+/// less than a thread's unit buffers, which come after it).
 fn table_bytes(q: u32) -> Option<u64> {
     if q as usize >= MAX_TABLE_CELL.len() {
         return None;

@@ -114,6 +114,7 @@ impl QuadrantTable {
             enumerate_row_set(side, rows, |columns, _| {
                 let count = &mut counts[as_index(colex_rank_fast(columns))];
                 *count = count.checked_add(1).expect(FEWER_THAN_2_32);
+                true
             });
         });
         // `offsets[cell]` becomes the cell's start: the sum of the counts before it.
@@ -278,6 +279,7 @@ fn fill_part(
             let cursor = &mut cursors[as_index(colex_rank_fast(columns))];
             part[*cursor] = entry;
             *cursor += 1;
+            true
         });
     }
     Ok(part)
@@ -298,8 +300,13 @@ fn split_by_row_set<'a, T>(mut values: &'a mut [T], bounds: &[usize]) -> Vec<(u3
 
 /// Calls `visit(columns, entry)` for every placement on the rows `rows` of a
 /// `side x side` quadrant (one queen in each row of `rows`, none elsewhere), row by row
-/// and each row's columns in increasing order.
-fn enumerate_row_set(side: u32, rows: u32, mut visit: impl FnMut(u64, QuadrantEntry)) {
+/// and each row's columns in increasing order, until `visit` gives `false`; tells
+/// whether every placement was visited.
+pub(crate) fn enumerate_row_set(
+    side: u32,
+    rows: u32,
+    mut visit: impl FnMut(u64, QuadrantEntry) -> bool,
+) -> bool {
     /// The walk before the rows `rows` still to fill: the columns used, and the
     /// diagonals.
     #[derive(Clone, Copy)]
@@ -309,14 +316,13 @@ fn enumerate_row_set(side: u32, rows: u32, mut visit: impl FnMut(u64, QuadrantEn
         sum: u32,
         diff: u32,
     }
-    fn go(side: u32, at: Partial, visit: &mut impl FnMut(u64, QuadrantEntry)) {
+    fn go(side: u32, at: Partial, visit: &mut impl FnMut(u64, QuadrantEntry) -> bool) -> bool {
         if at.rows == 0 {
             let entry = QuadrantEntry {
                 sum: at.sum,
                 diff: at.diff,
             };
-            visit(u64::from(at.columns), entry);
-            return;
+            return visit(u64::from(at.columns), entry);
         }
         let row = at.rows.trailing_zeros();
         // Column `col` uses difference bit `row + side - 1 - col`.
@@ -331,8 +337,11 @@ fn enumerate_row_set(side: u32, rows: u32, mut visit: impl FnMut(u64, QuadrantEn
                 sum: at.sum | 1 << (row + col),
                 diff: at.diff | 1 << (row + side - 1 - col),
             };
-            go(side, next, visit);
+            if !go(side, next, visit) {
+                return false;
+            }
         }
+        true
     }
     let start = Partial {
         rows,
@@ -340,7 +349,7 @@ fn enumerate_row_set(side: u32, rows: u32, mut visit: impl FnMut(u64, QuadrantEn
         sum: 0,
         diff: 0,
     };
-    go(side, start, &mut visit);
+    go(side, start, &mut visit)
 }
 
 /// The number of placements `QuadrantTable::new(side)` stores, for the memory

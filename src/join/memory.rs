@@ -5,7 +5,10 @@
 //!
 //! - the **quadrant table** (every placement of a `q x q` quadrant, `q = n / 2`) when
 //!   its exact size is known (`q <= 12`) and it takes at most half the budget; else
-//!   cells made on demand (`join::cells`), which cost no memory of note;
+//!   cells made on demand (`join::cells`), joined from the parts of their row sets,
+//!   each held whole up to [`row_set_limit`] placements (eight a thread: two parts of
+//!   the north and south row sets of each side of a unit), whose room the item pieces
+//!   give up, so the peak does not grow;
 //! - the **caps** of a unit's pieces ([`Caps`]): the most half-boards a piece of each
 //!   side holds, from what the budget leaves each thread, never more than the longest
 //!   list is expected to be (so a generous budget is not claimed whole).
@@ -18,14 +21,15 @@
 //! - the unit list: `join::units::list_bytes(n)`;
 //! - per thread: [`STORED_BYTES`] per stored half-board of a piece,
 //!   [`ITEM_BYTES`] per item half-board, [`INNER_BYTES`] per entry of the longest
-//!   inner cell, and [`PER_THREAD_FIXED_BYTES`].
+//!   inner cell, the parts of row sets held whole (without the table), and
+//!   [`PER_THREAD_FIXED_BYTES`].
 //!
 //! The caps bound the lists however long they turn out to be: a longer list comes in
 //! more pieces. So the peak holds for every n the join counts; what is estimated
 //! (not bounded) is only how long the lists are, which sets the caps and the speed.
 
 use crate::join::bits::binomial;
-use crate::join::cells::max_cell_len;
+use crate::join::cells::{max_cell_len, row_set_bytes, JOIN_PARTS, ROW_SET_LIMIT};
 use crate::join::halves::CELL_LIMIT;
 use crate::join::pairs::{MAX_COUNT_LEN, MAX_FIXED_WALK_BYTES, MAX_TABLE_BYTES};
 use crate::join::quadrants::{placement_count, ENTRY_BYTES, MAX_PARTS, MAX_TABLE_SIDE};
@@ -139,6 +143,9 @@ pub(crate) struct Fit {
     pub(crate) table: bool,
     /// The caps of a unit's pieces.
     pub(crate) caps: Caps,
+    /// The most placements of a part of a quadrant row set held whole, with cells
+    /// made on demand as joins (`join::cells::CellJoin`; 0 with the table).
+    pub(crate) row_set_limit: usize,
     /// The peak bytes (an upper bound).
     pub(crate) peak: u64,
 }
@@ -197,14 +204,37 @@ fn fixed_bytes(n: u32, units: u64, table: bool) -> u64 {
         .saturating_add(list_bytes(n))
 }
 
-/// The bytes one thread holds with caps `caps` and inner cells of `inner` entries.
-fn thread_bytes(caps: Caps, inner: u64) -> u64 {
+/// The row sets a thread holds whole when cells are made on demand: the parts of the
+/// north and south row sets of each side of a unit.
+const ROW_SETS_HELD: u64 = 4 * JOIN_PARTS;
+
+/// The most placements of a quadrant row set of side `q` a thread holds whole when
+/// cells are made on demand, in at most `bytes` for all it holds: [`ROW_SET_LIMIT`],
+/// or fewer where the whole quadrant has fewer or the bytes do not suffice (0: none).
+fn row_set_limit(q: u32, bytes: u64) -> usize {
+    let per_row_set = bytes / ROW_SETS_HELD;
+    let mut limit = usize::try_from(placement_count(q))
+        .unwrap_or(usize::MAX)
+        .min(ROW_SET_LIMIT);
+    while limit > 0 && row_set_bytes(limit) > per_row_set {
+        limit = (per_row_set.saturating_sub(row_set_bytes(0)) / ENTRY_BYTES)
+            .try_into()
+            .unwrap_or(usize::MAX)
+            .min(limit - 1);
+    }
+    limit
+}
+
+/// The bytes one thread holds with caps `caps`, inner cells of `inner` entries and
+/// `row_sets` bytes of row sets held whole.
+fn thread_bytes(caps: Caps, inner: u64, row_sets: u64) -> u64 {
     let stored = u64::try_from(caps.stored).unwrap_or(u64::MAX);
     let items = u64::try_from(caps.items).unwrap_or(u64::MAX);
     stored
         .saturating_mul(STORED_BYTES)
         .saturating_add(items.saturating_mul(ITEM_BYTES))
         .saturating_add(inner.saturating_mul(INNER_BYTES))
+        .saturating_add(row_sets)
         .saturating_add(PER_THREAD_FIXED_BYTES)
 }
 
@@ -222,12 +252,26 @@ pub(crate) fn fit(n: u32, units: u64, threads: usize, budget: u64) -> Result<Fit
         .saturating_sub(inner.saturating_mul(INNER_BYTES))
         .saturating_sub(PER_THREAD_FIXED_BYTES);
     let longest = longest_list_estimate(n).max(MIN_CAP);
+    let least = MIN_CAP.min(longest);
     let max_cap = u64::try_from(MAX_COUNT_LEN / 2).unwrap_or(u64::MAX);
     let stored = (room / 10 * 7 / STORED_BYTES).min(longest).min(max_cap);
     let items = (room / 10 * 3 / ITEM_BYTES)
         .min(longest_items(n, longest))
         .min(max_cap);
-    let least = MIN_CAP.min(longest);
+    // Without the table, the row sets held whole take at most half of what the item
+    // pieces hold past the least cap, and the item pieces give it up: the peak does
+    // not grow.
+    let row_set_limit = if table {
+        0
+    } else {
+        row_set_limit(q, items.saturating_sub(least) * ITEM_BYTES / 2)
+    };
+    let row_sets = if row_set_limit == 0 {
+        0
+    } else {
+        ROW_SETS_HELD * row_set_bytes(row_set_limit)
+    };
+    let items = items.saturating_sub(row_sets.div_ceil(ITEM_BYTES));
     if stored < least || items < least {
         // The room that gives both sides `least`, with the 70/30 split and its
         // roundings.
@@ -243,8 +287,13 @@ pub(crate) fn fit(n: u32, units: u64, threads: usize, budget: u64) -> Result<Fit
         stored: usize::try_from(stored).unwrap_or(usize::MAX),
         items: usize::try_from(items).unwrap_or(usize::MAX),
     };
-    let peak = fixed.saturating_add(threads.saturating_mul(thread_bytes(caps, inner)));
-    Ok(Fit { table, caps, peak })
+    let peak = fixed.saturating_add(threads.saturating_mul(thread_bytes(caps, inner, row_sets)));
+    Ok(Fit {
+        table,
+        caps,
+        row_set_limit,
+        peak,
+    })
 }
 
 #[cfg(test)]
@@ -297,6 +346,35 @@ mod tests {
         let generous = super::fit(20, 92_504, 2, 16 << 30).unwrap();
         assert!(generous.table);
         assert_eq!(generous.caps.stored, 90_000);
+    }
+
+    #[test]
+    fn the_row_sets_held_whole_take_their_room_from_the_items() {
+        for (n, units) in [(26u32, 5_200_300u64), (27, 18_203_098), (28, 20_060_016)] {
+            for (threads, budget) in [(1usize, 64u64 << 30), (2, 16 << 30), (16, 64 << 30)] {
+                let fit = fit(n, units, threads, budget).unwrap();
+                assert!(!fit.table);
+                assert_eq!(fit.row_set_limit, ROW_SET_LIMIT, "n = {n}");
+                let held = ROW_SETS_HELD * row_set_bytes(fit.row_set_limit);
+                // The same peak as the items given back and no row set held.
+                let without = Caps {
+                    stored: fit.caps.stored,
+                    items: fit.caps.items + usize::try_from(held.div_ceil(ITEM_BYTES)).unwrap(),
+                };
+                let inner = inner_len(n / 2);
+                let fixed = fixed_bytes(n, units, false);
+                let threads = threads as u64;
+                assert_eq!(
+                    fit.peak,
+                    fixed + threads * thread_bytes(fit.caps, inner, held)
+                );
+                assert!(fit.peak <= fixed + threads * thread_bytes(without, inner, 0));
+            }
+        }
+        // A tight budget holds smaller parts, or none.
+        let tight = fit(26, 5_200_300, 16, 3 << 30).unwrap();
+        assert!(tight.row_set_limit < ROW_SET_LIMIT);
+        assert!(fit(20, 92_504, 2, 20 << 20).unwrap().row_set_limit < 1 << 12);
     }
 
     #[test]

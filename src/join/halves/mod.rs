@@ -18,9 +18,10 @@
 //! [`avx2`]; AVX-512: eight, [`avx512`]).
 //!
 //! **Cells** ([`Cells`]) come from the table of every quadrant placement, or, where that
-//! table would not fit the memory budget, are made on demand (`join::cells`): then the
-//! cell with fewer queens is the inner one (at most `(q/2)!` placements) and the other
-//! is streamed.
+//! table would not fit the memory budget, are made on demand (`join::cells`): each as
+//! a join of its row set's upper and lower rows' placements where those are not too
+//! many, else by a walk. A cell past a limit is not held whole: the cell with fewer
+//! queens is the inner one (at most `(q/2)!` placements) and the other is streamed.
 //!
 //! **Pieces.** A walk may stop when its list reaches a length (the *cap* of a
 //! [`Piece`]) and resume later from its [`HalfCursor`], so that a unit's lists never
@@ -36,6 +37,7 @@ mod walk;
 
 pub(crate) use inner::INNER_PAD;
 
+use crate::join::cells::CellJoin;
 use crate::join::layout::Layout;
 use crate::join::path::Path;
 use crate::join::quadrants::{QuadrantEntry, QuadrantTable};
@@ -77,8 +79,10 @@ pub(crate) struct HalfBoards {
     /// The prepared inner quadrant list of the current column split.
     inner: InnerParts,
     /// The north and south cells' placements (or a piece of one), when cells are made
-    /// on demand.
+    /// on demand one by one.
     cells: [Vec<QuadrantEntry>; 2],
+    /// The north and south row sets' parts, when cells are made on demand as joins.
+    joins: [CellJoin; 2],
 }
 
 impl HalfBoards {
@@ -137,8 +141,17 @@ pub(crate) const CELL_LIMIT: usize = 1 << 16;
 pub(crate) enum Cells<'a> {
     /// The table of every placement.
     Table(&'a QuadrantTable),
-    /// Made on demand for each split.
-    OnDemand,
+    /// Made on demand for each split: joined ([`crate::join::cells::CellJoin`]) when
+    /// neither part of its row set has more than `row_set_limit` placements, else
+    /// walked.
+    OnDemand {
+        /// The most placements of a part of a row set held whole (0: none is).
+        row_set_limit: usize,
+        /// The most placements of a cell held at once ([`CELL_LIMIT`] in a count; at
+        /// least `(q / 2)!`, so that the cell with fewer queens is always whole):
+        /// past it, the other cell of the split is streamed in pieces of this length.
+        cell_limit: usize,
+    },
 }
 
 /// One walk over a half's column splits: what to generate, and when to stop.

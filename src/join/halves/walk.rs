@@ -8,9 +8,9 @@
 )]
 
 use super::inner::{packed, InnerParts, INNER_PAD};
-use super::{Cells, HalfBoards, HalfCursor, HalfSpec, InnerLoop, Piece, CELL_LIMIT};
+use super::{Cells, HalfBoards, HalfCursor, HalfSpec, InnerLoop, Piece};
 use crate::join::bits::{binomial, colex_rank_fast, low_mask, next_same_popcount};
-use crate::join::cells::CellWalk;
+use crate::join::cells::{CellJoin, CellWalk, JoinCursor};
 use crate::join::layout::{Layout, QuadrantPlace};
 use crate::join::quadrants::QuadrantEntry;
 
@@ -70,7 +70,7 @@ pub(super) fn generate_with<L: InnerLoop>(
         };
         let finished = match piece.cells {
             Cells::Table(_) => from_table(inner_loop, piece, split, cursor, out),
-            Cells::OnDemand => on_demand(inner_loop, piece, split, cursor, out),
+            Cells::OnDemand { .. } => on_demand(inner_loop, piece, split, cursor, out),
         };
         if !finished {
             return;
@@ -141,7 +141,7 @@ fn join_lists<L: InnerLoop>(
 }
 
 /// Joins one split with its cells made on demand; false when it stopped at the cap.
-/// Cells of at most [`super::CELL_LIMIT`] placements are held whole and joined as the
+/// Cells of at most the piece's cell limit ([`super::CELL_LIMIT`] in a count) are held whole and joined as the
 /// table's are; past that, the cell with fewer queens (at most `(q / 2)!`
 /// placements, which the limit covers) is held and the other one streamed in pieces.
 #[inline(always)]
@@ -153,13 +153,24 @@ fn on_demand<L: InnerLoop>(
     out: &mut HalfBoards,
 ) -> bool {
     let side = piece.layout.half;
+    let Cells::OnDemand {
+        row_set_limit,
+        cell_limit,
+    } = piece.cells
+    else {
+        unreachable!("called for cells made on demand only")
+    };
+    let limits = (row_set_limit, cell_limit);
     let [mut north, mut south] = std::mem::take(&mut out.cells);
+    let [mut north_join, mut south_join] = std::mem::take(&mut out.joins);
     north.clear();
     south.clear();
-    let mut north_walk = CellWalk::new(side, split.north.0, split.north.1);
-    let mut south_walk = CellWalk::new(side, split.south.0, split.south.1);
-    let north_done = north_walk.fill(&mut north, CELL_LIMIT);
-    let south_done = !north.is_empty() && south_walk.fill(&mut south, CELL_LIMIT);
+    // Each cell joined from its row set's parts where they are held, else walked;
+    // whole when it has at most `cell_limit` placements.
+    let mut north_cell = CellSource::new(side, &mut north_join, split.north, limits);
+    let north_done = north_cell.fill(&mut north);
+    let mut south_cell = CellSource::new(side, &mut south_join, split.south, limits);
+    let south_done = !north.is_empty() && south_cell.fill(&mut south);
     let finished = if north.is_empty() || south.is_empty() {
         true
     } else if north_done && south_done {
@@ -169,36 +180,77 @@ fn on_demand<L: InnerLoop>(
         // the other one is walked again from its start.
         let inner_is_north = split.north.0.count_ones() <= split.south.0.count_ones();
         if inner_is_north {
+            let outer = CellSource::new(side, &mut south_join, split.south, limits);
             stream(
-                inner_loop,
-                piece,
-                true,
-                &north,
-                split.south,
-                &mut south,
-                cursor,
-                out,
+                inner_loop, piece, true, &north, outer, &mut south, cursor, out,
             )
         } else {
+            let outer = CellSource::new(side, &mut north_join, split.north, limits);
             stream(
-                inner_loop,
-                piece,
-                false,
-                &south,
-                split.north,
-                &mut north,
-                cursor,
-                out,
+                inner_loop, piece, false, &south, outer, &mut north, cursor, out,
             )
         }
     };
     out.cells = [north, south];
+    out.joins = [north_join, south_join];
     finished
 }
 
+/// Where the placements of one cell made on demand come from, in a fixed order and in
+/// pieces: its row set's parts joined ([`CellJoin`]) when they are held, else a walk.
+struct CellSource<'a> {
+    /// The most placements a piece holds.
+    cell_limit: usize,
+    /// Where they come from.
+    from: Made<'a>,
+}
+
+/// How a [`CellSource`] makes its placements (one per split and cell, on the stack:
+/// the walk's size does not matter).
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one value per split and cell, never stored or moved in bulk"
+)]
+enum Made<'a> {
+    /// Joined from the parts, with the cell's columns and where the join stands.
+    Join(&'a CellJoin, u64, JoinCursor),
+    /// Walked.
+    Walk(CellWalk),
+}
+
+impl<'a> CellSource<'a> {
+    /// The cell `(rows, columns, _)` of a `side x side` quadrant in pieces of at most
+    /// `cell_limit`, from its row set's parts in `join` when neither has more than
+    /// `row_set_limit` placements.
+    #[inline(always)]
+    fn new(
+        side: u32,
+        join: &'a mut CellJoin,
+        (rows, columns, _): (u64, u64, u64),
+        (row_set_limit, cell_limit): (usize, usize),
+    ) -> CellSource<'a> {
+        let from = if join.hold(side, rows, row_set_limit) {
+            Made::Join(join, columns, JoinCursor::default())
+        } else {
+            Made::Walk(CellWalk::new(side, rows, columns))
+        };
+        CellSource { cell_limit, from }
+    }
+
+    /// Appends the next placements to `out` until the cell is done or `out` holds a
+    /// piece; tells whether the cell is done.
+    #[inline(always)]
+    fn fill(&mut self, out: &mut Vec<QuadrantEntry>) -> bool {
+        match &mut self.from {
+            Made::Join(join, columns, at) => join.fill(*columns, at, out, self.cell_limit),
+            Made::Walk(walk) => walk.fill(out, self.cell_limit),
+        }
+    }
+}
+
 /// Joins the whole cell `inner_list` with every placement of the cell `outer_cell`,
-/// walked in chunks of at most [`CELL_LIMIT`] held in `chunk`, from `cursor.outer`
-/// on; false when it stopped at the cap.
+/// made from its start in chunks of at most the cell limit held in `chunk`, from
+/// `cursor.outer` on; false when it stopped at the cap.
 #[inline(always)]
 #[allow(
     clippy::too_many_arguments,
@@ -209,17 +261,16 @@ fn stream<L: InnerLoop>(
     piece: &Piece<'_>,
     inner_is_north: bool,
     inner_list: &[QuadrantEntry],
-    outer_cell: (u64, u64, u64),
+    mut outer_cell: CellSource<'_>,
     chunk: &mut Vec<QuadrantEntry>,
     cursor: &mut HalfCursor,
     out: &mut HalfBoards,
 ) -> bool {
     let mut join = Joiner::new(inner_loop, piece, inner_is_north, inner_list, out);
-    let mut walk = CellWalk::new(piece.layout.half, outer_cell.0, outer_cell.1);
     let mut seen = 0usize;
     loop {
         chunk.clear();
-        let done = walk.fill(chunk, CELL_LIMIT);
+        let done = outer_cell.fill(chunk);
         for &outer in chunk.iter() {
             if seen >= cursor.outer {
                 if join.full(out) {

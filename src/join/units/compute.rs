@@ -193,10 +193,13 @@ impl Tables {
     pub(super) fn piece<'a>(&'a self, spec: &'a HalfSpec, cap: usize) -> Piece<'a> {
         Piece {
             layout: &self.layout,
-            cells: self
-                .quadrants
-                .as_ref()
-                .map_or(Cells::OnDemand, Cells::Table),
+            cells: self.quadrants.as_ref().map_or(
+                Cells::OnDemand {
+                    row_set_limit: self.row_set_limit,
+                    cell_limit: self.cell_limit,
+                },
+                Cells::Table,
+            ),
             spec,
             cap,
         }

@@ -57,6 +57,12 @@ pub(crate) struct Tables {
     quadrants: Option<QuadrantTable>,
     /// The most half-boards a piece of each side of a unit holds.
     caps: Caps,
+    /// The most placements of a quadrant row set held whole, when cells are made on
+    /// demand (`join::cells::RowSetCells`; 0: each cell is walked alone).
+    row_set_limit: usize,
+    /// The most placements of a cell made on demand held at once
+    /// (`join::halves::CELL_LIMIT`; smaller in tests, to stream cells).
+    cell_limit: usize,
     /// The processor level of the run.
     level: Level,
     /// The code path of the hot loops: the best at or below `level`.
@@ -146,6 +152,8 @@ impl JoinPlan {
                 level,
                 path: Path::at(level),
                 caps: fit.caps,
+                row_set_limit: fit.row_set_limit,
+                cell_limit: crate::join::halves::CELL_LIMIT,
             },
             units,
             budget,

@@ -205,15 +205,17 @@ fn the_longest_lists_are_as_the_memory_model_expects() {
     }
 }
 
-/// The plan of `n` with cells made on demand (or the table) and pieces of at most
+/// The plan of `n` with the table, or cells made on demand from row sets held whole up
+/// to `row_set_limit` placements (else walked cell by cell), and pieces of at most
 /// `cap` half-boards a side.
-fn cut_plan(n: u32, table: bool, cap: usize) -> JoinPlan {
+fn cut_plan(n: u32, table: bool, row_set_limit: usize, cap: usize) -> JoinPlan {
     let fit = Fit {
         table,
         caps: Caps {
             stored: cap,
             items: cap,
         },
+        row_set_limit: if table { 0 } else { row_set_limit },
         peak: 0,
     };
     JoinPlan::with_fit(n, Kernel::Auto.level().unwrap(), fit, u64::MAX, 2).unwrap()
@@ -229,8 +231,9 @@ fn pieces_and_cells_on_demand_give_every_unit_of_n_15_the_same_count() {
     pieces_and_cells_on_demand_agree(15..=15);
 }
 
-/// Every unit of every `n` counts alike from the table, from cells made on demand, and
-/// cut into pieces of a few half-boards.
+/// Every unit of every `n` counts alike from the table, from cells made on demand
+/// (joined from their row sets' parts, walked, and both in one unit; whole, or the
+/// larger cell of a split streamed), and cut into pieces of a few half-boards.
 fn pieces_and_cells_on_demand_agree(sizes: std::ops::RangeInclusive<u32>) {
     for n in sizes {
         let whole = JoinPlan::new(n as usize, Kernel::Auto.level().unwrap());
@@ -238,10 +241,28 @@ fn pieces_and_cells_on_demand_agree(sizes: std::ops::RangeInclusive<u32>) {
         // it has outer half-boards; from n = 14 on, pieces of 64 reach the same
         // code in a fraction of the time.
         let small = |cap: usize| if n <= 13 { cap } else { 64 };
+        // A limit below the larger row sets' placements leaves them to the walks per
+        // cell (and a limit of 0, every row set).
+        let some = usize::try_from(crate::join::quadrants::placement_count(n / 2) / 64).unwrap();
+        let all = usize::MAX;
+        // The least cell limit (the cells of the fewer queens whole): every larger cell
+        // is streamed, joined or walked, as only n >= 26 streams them in a count.
+        let streamed = |mut plan: JoinPlan| {
+            plan.tables.cell_limit =
+                usize::try_from(crate::join::cells::max_cell_len(n / 4)).unwrap();
+            plan
+        };
         let plans = [
-            cut_plan(n, false, usize::MAX / 2),
-            cut_plan(n, true, small(7)),
-            cut_plan(n, false, small(1)),
+            cut_plan(n, false, all, usize::MAX / 2),
+            cut_plan(n, false, 0, usize::MAX / 2),
+            cut_plan(n, false, some, usize::MAX / 2),
+            cut_plan(n, true, 0, small(7)),
+            cut_plan(n, false, all, small(1)),
+            cut_plan(n, false, 0, small(1)),
+            cut_plan(n, false, some, small(3)),
+            streamed(cut_plan(n, false, all, usize::MAX / 2)),
+            streamed(cut_plan(n, false, 0, small(3))),
+            streamed(cut_plan(n, false, some, small(1))),
         ];
         let mut scratch = UnitScratch::default();
         for index in 0..whole.len() {
@@ -254,7 +275,7 @@ fn pieces_and_cells_on_demand_agree(sizes: std::ops::RangeInclusive<u32>) {
         }
         // Every piece of a cut plan holds at most its cap plus one inner list.
         let mut scratch = UnitScratch::default();
-        let plan = cut_plan(n, false, 16);
+        let plan = cut_plan(n, false, all, 16);
         for index in 0..plan.len() {
             compute::run(&plan.tables, plan.units.unit(index), &mut scratch);
         }

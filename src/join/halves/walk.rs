@@ -140,10 +140,12 @@ fn join_lists<L: InnerLoop>(
     true
 }
 
-/// Joins one split with its cells made on demand; false when it stopped at the cap.
-/// Cells of at most the piece's cell limit ([`super::CELL_LIMIT`] in a count) are held whole and joined as the
-/// table's are; past that, the cell with fewer queens (at most `(q / 2)!`
-/// placements, which the limit covers) is held and the other one streamed in pieces.
+/// Joins one split with its cells made on demand (each joined from its row set's parts
+/// where [`CellJoin`] holds them, else walked); false when it stopped at the cap.
+/// Cells of at most the cell limit ([`super::CELL_LIMIT`] in a count) are held whole
+/// and joined as the table's are; past that, the cell with fewer queens (at most
+/// `(q / 2)!` placements, which the limit covers) is held and the other one streamed in
+/// pieces.
 #[inline(always)]
 fn on_demand<L: InnerLoop>(
     inner_loop: L,
@@ -177,7 +179,7 @@ fn on_demand<L: InnerLoop>(
         join_lists(inner_loop, piece, &north, &south, cursor, out)
     } else {
         // The cell with fewer queens is whole (it has at most `(q / 2)!` placements);
-        // the other one is walked again from its start.
+        // the other one is made again from its start.
         let inner_is_north = split.north.0.count_ones() <= split.south.0.count_ones();
         if inner_is_north {
             let outer = CellSource::new(side, &mut south_join, split.south, limits);

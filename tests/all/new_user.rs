@@ -185,7 +185,10 @@ fn bench_against_runs_both_binaries_in_turns_and_flags_a_slower_one() {
     let dir = tempfile::tempdir().unwrap();
     let binary = std::process::Command::cargo_bin("nqueens").unwrap();
     let binary = binary.get_program().to_str().unwrap().to_string();
-    // The same binary: no rung regresses.
+    // The same binary: no rung regresses. Its runs take milliseconds, so their wall
+    // times are mostly process start-up, which a loaded machine can slow for all three
+    // runs of one side (this failed once in CI): a threshold of 300% keeps the check to
+    // what it is for, the runs in turns and the report.
     let out = nqueens()
         .args([
             "bench",
@@ -196,6 +199,8 @@ fn bench_against_runs_both_binaries_in_turns_and_flags_a_slower_one() {
             "--runs",
             "3",
             "--json",
+            "--threshold",
+            "300",
             "--against",
             &binary,
         ])

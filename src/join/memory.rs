@@ -212,17 +212,11 @@ const ROW_SETS_HELD: u64 = 4 * JOIN_PARTS;
 /// cells are made on demand, in at most `bytes` for all it holds: [`ROW_SET_LIMIT`],
 /// or fewer where the whole quadrant has fewer or the bytes do not suffice (0: none).
 fn row_set_limit(q: u32, bytes: u64) -> usize {
-    let per_row_set = bytes / ROW_SETS_HELD;
-    let mut limit = usize::try_from(placement_count(q))
+    // `row_set_bytes(limit)` is `limit` entries and the starts (`row_set_bytes(0)`).
+    let room = (bytes / ROW_SETS_HELD).saturating_sub(row_set_bytes(0)) / ENTRY_BYTES;
+    usize::try_from(placement_count(q).min(room))
         .unwrap_or(usize::MAX)
-        .min(ROW_SET_LIMIT);
-    while limit > 0 && row_set_bytes(limit) > per_row_set {
-        limit = (per_row_set.saturating_sub(row_set_bytes(0)) / ENTRY_BYTES)
-            .try_into()
-            .unwrap_or(usize::MAX)
-            .min(limit - 1);
-    }
-    limit
+        .min(ROW_SET_LIMIT)
 }
 
 /// The bytes one thread holds with caps `caps`, inner cells of `inner` entries and

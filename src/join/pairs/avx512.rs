@@ -43,6 +43,18 @@ pub(super) fn prepare(
     unsafe { prepare_with_features(token, stored, sample, prepared) }
 }
 
+/// The filter of this path ([`filter`]) for the tests; `token` proves the features.
+#[cfg(test)]
+pub(super) fn filter_items(
+    token: Avx512Popcnt,
+    source: &[u64],
+    mask: u64,
+    out: &mut [u64],
+) -> Option<usize> {
+    // SAFETY: `token` proves the features `filter` is compiled with.
+    unsafe { filter(token, source, mask, out) }
+}
+
 /// Moves the entries of `values` with no bit of `mask` to the front, with `spare`
 /// (see [`partition`]), and gives their number; `token` proves the features.
 pub(super) fn keep_without(

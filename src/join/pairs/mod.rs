@@ -528,6 +528,43 @@ mod tests {
     }
 
     #[test]
+    fn every_path_filters_as_the_portable_filter() {
+        let items = with_classes(patterns(1_021, 40, 11));
+        for path in Path::available() {
+            let filter = |source: &[u64], mask: u64, out: &mut [u64]| match path {
+                Path::Portable => walk::filter_into(source, mask, out),
+                #[cfg(target_arch = "x86_64")]
+                Path::Avx2(token) => avx2::filter_items(token, source, mask, out),
+                #[cfg(target_arch = "x86_64")]
+                Path::Avx512(token) => avx512::filter_items(token, source, mask, out),
+            };
+            for len in (0..=70).chain([1_000, 1_021]) {
+                let source = &items[..len];
+                for mask in [0, 1 << 3, 1 << 3 | 1 << 17 | 1 << 39, PATTERN_MASK] {
+                    let want: Vec<u64> =
+                        source.iter().copied().filter(|&i| i & mask == 0).collect();
+                    let case = format!("{path:?}: {len} items, mask {mask:#x}");
+                    // Room for exactly the kept items and the slack, for more, and one short.
+                    for room in [want.len(), len] {
+                        let mut out = vec![0; room + blocks::FILTER_SLACK];
+                        assert_eq!(filter(source, mask, &mut out), Some(want.len()), "{case}");
+                        assert_eq!(out[..want.len()], want[..], "{case}: in order");
+                    }
+                    if let Some(short) = want.len().checked_sub(1) {
+                        let mut out = vec![0; short + blocks::FILTER_SLACK];
+                        assert_eq!(filter(source, mask, &mut out), None, "{case}: one short");
+                    }
+                }
+            }
+            assert_eq!(
+                filter(&items, 0, &mut []),
+                None,
+                "{path:?}: no room for the slack"
+            );
+        }
+    }
+
+    #[test]
     fn every_path_leaves_out_the_padding_slots_of_blocks_with_and_without_chunks() {
         // 100 copies of one pattern: a block with no varying bit, so no chunk (the
         // padding alone makes its lanes); 700 patterns: a full block and a partly

@@ -255,7 +255,7 @@ fn partition_classes(
 
 /// Makes `values` at least `len` long (new entries 0; never shorter): the lists grow
 /// as they are used, so that no page is touched that a count does not need.
-fn grow_to(values: &mut Vec<u64>, len: usize) {
+pub(super) fn grow_to(values: &mut Vec<u64>, len: usize) {
     if values.len() < len {
         values.resize(len, 0);
     }

@@ -227,10 +227,11 @@ fn partition_classes(
     spare: &mut [u64],
     partition: &impl Fn(&mut [u64], &mut [u64], u64, bool) -> usize,
 ) -> [usize; CLASS_COUNT] {
-    let mut present = 0u8;
-    for &item in items.iter() {
-        present |= 1 << (item >> CLASS_SHIFT);
-    }
+    // One bit per class present; `u64` shifts, so that the loop vectorizes (with `u8`
+    // it ran one item at a time: 1.4% of n = 20's time).
+    let present = items
+        .iter()
+        .fold(0u64, |present, &item| present | 1 << (item >> CLASS_SHIFT));
     let (low_classes, high_classes) = (present & 0b0011, present & 0b1100);
     let high = match (low_classes, high_classes) {
         (0, _) => 0,

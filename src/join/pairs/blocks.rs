@@ -151,6 +151,15 @@ pub(super) struct OpenList {
     pub(super) class_ends: [usize; CLASS_COUNT],
 }
 
+/// Makes `values` (the item lists' buffer of [`FilteredItems`], or the splits' spare
+/// room) at least `len` long (new entries 0; never shorter): the lists grow as they are
+/// used, so that no page is touched that a count does not need.
+pub(super) fn grow_to(values: &mut Vec<u64>, len: usize) {
+    if values.len() < len {
+        values.resize(len, 0);
+    }
+}
+
 /// The chunk tables of one block, built from its bit slices when the block is counted
 /// (so that only one block's tables, at most [`MAX_BLOCK_LANES`] lanes, are held).
 #[derive(Default)]

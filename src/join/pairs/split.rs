@@ -9,8 +9,7 @@
     reason = "the splits must inline into the preparation compiled with the vector features, whose `pext` they call"
 )]
 
-use super::blocks::{Lane, Prepared, Selection, Split, FILTER_SLACK};
-use super::walk::grow_to;
+use super::blocks::{grow_to, Lane, Prepared, Selection, Split, FILTER_SLACK};
 use super::{BLOCK_SLOTS, PATTERN_MASK};
 
 /// The stored patterns of a split node sampled (evenly spaced) for its bits'

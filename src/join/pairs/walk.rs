@@ -8,7 +8,7 @@
 )]
 
 use super::blocks::{
-    BlockInfo, BlockTables, FilteredItems, Lane, OpenList, Prepared, Split, FILTER_SLACK,
+    grow_to, BlockInfo, BlockTables, FilteredItems, Lane, OpenList, Prepared, Split, FILTER_SLACK,
 };
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT, CLASS_SHIFT};
 
@@ -252,14 +252,6 @@ fn partition_classes(
             _ => 0,
         };
     [first, high, third, items.len()]
-}
-
-/// Makes `values` at least `len` long (new entries 0; never shorter): the lists grow
-/// as they are used, so that no page is touched that a count does not need.
-pub(super) fn grow_to(values: &mut Vec<u64>, len: usize) {
-    if values.len() < len {
-        values.resize(len, 0);
-    }
 }
 
 /// The survivors of `split`, per class, from the innermost open list `from`, written

@@ -328,6 +328,21 @@ pub(crate) fn enumerate_row_set(
         // Column `col` uses difference bit `row + side - 1 - col`.
         let diff_blocked = (at.diff >> row).reverse_bits() >> (32 - side);
         let mut free = !(at.columns | (at.sum >> row) | diff_blocked) & (u32::MAX >> (32 - side));
+        if at.rows & (at.rows - 1) == 0 {
+            // The last row: its placements are visited here, without a call each.
+            while free != 0 {
+                let col = free.trailing_zeros();
+                free &= free - 1;
+                let entry = QuadrantEntry {
+                    sum: at.sum | 1 << (row + col),
+                    diff: at.diff | 1 << (row + side - 1 - col),
+                };
+                if !visit(u64::from(at.columns | 1 << col), entry) {
+                    return false;
+                }
+            }
+            return true;
+        }
         while free != 0 {
             let col = free.trailing_zeros();
             free &= free - 1;

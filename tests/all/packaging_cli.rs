@@ -210,8 +210,14 @@ fn examples_run_as_shown(command: &str) {
             .env("PATH", &path)
             .output()
             .unwrap();
+        // A comparison of two binaries' times (`--against`) may find a rung regressed in
+        // the noise of a loaded machine (the tests run side by side): its status 1 is a
+        // measurement, not a failure of the example, as long as it printed its table.
+        let timing_verdict = line.contains("--against")
+            && out.status.code() == Some(1)
+            && String::from_utf8_lossy(&out.stdout).contains("| n |");
         assert!(
-            out.status.success(),
+            out.status.success() || timing_verdict,
             "{line}: {}",
             String::from_utf8_lossy(&out.stderr)
         );

@@ -328,7 +328,7 @@ pub(crate) fn enumerate_row_set(
         // Column `col` uses difference bit `row + side - 1 - col`.
         let diff_blocked = (at.diff >> row).reverse_bits() >> (32 - side);
         let mut free = !(at.columns | (at.sum >> row) | diff_blocked) & (u32::MAX >> (32 - side));
-        if at.rows & (at.rows - 1) == 0 {
+        if at.rows.is_power_of_two() {
             // The last row: its placements are visited here, without a call each.
             while free != 0 {
                 let col = free.trailing_zeros();

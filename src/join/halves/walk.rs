@@ -126,18 +126,13 @@ fn join_lists<L: InnerLoop>(
         (north_list, south_list)
     };
     let mut join = Joiner::new(inner_loop, piece, inner_is_north, inner_list, out);
-    // Room for the split's half-boards, or for the rest of the piece.
-    let padded = out.inner.padded_len();
-    let rest = (outer_list.len() - cursor.outer).saturating_mul(padded);
-    out.reserve(rest.min(piece.cap.saturating_sub(out.len) + padded) + INNER_PAD);
-    for (done, &outer) in outer_list.iter().enumerate().skip(cursor.outer) {
-        if join.full(out) {
-            cursor.outer = done;
-            return false;
+    match join.join_from(outer_list, cursor.outer, Extra::default(), out) {
+        Some(stopped) => {
+            cursor.outer = stopped;
+            false
         }
-        join.one(outer, out);
+        None => true,
     }
-    true
 }
 
 /// Joins one split with its cells made on demand (each joined from its row set's parts
@@ -290,8 +285,20 @@ fn stream<L: InnerLoop>(
     }
 }
 
+/// What one list of a group ([`super::group`]) adds to its half: diagonals its queens
+/// may not use beyond the half's, and pattern bits added (OR) to its half-boards.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Extra {
+    /// Sum diagonals no queen may use (global).
+    pub(super) blocked_sum: u64,
+    /// Difference diagonals no queen may use (global).
+    pub(super) blocked_diff: u64,
+    /// Pattern bits added to every half-board.
+    pub(super) tag: u64,
+}
+
 /// The join of one split's outer placements with its prepared inner list.
-struct Joiner<'a, L> {
+pub(super) struct Joiner<'a, L> {
     /// The inner loop.
     inner_loop: L,
     /// The geometry.
@@ -311,7 +318,7 @@ struct Joiner<'a, L> {
 impl<'a, L: InnerLoop> Joiner<'a, L> {
     /// Prepares `inner_list` in `out` for the split.
     #[inline(always)]
-    fn new(
+    pub(super) fn new(
         inner_loop: L,
         piece: &Piece<'a>,
         inner_is_north: bool,
@@ -353,13 +360,47 @@ impl<'a, L: InnerLoop> Joiner<'a, L> {
         out.len > 0 && out.len + out.inner.padded_len() > self.cap
     }
 
+    /// Joins the outer placements of `outer_list` from position `from` on, with
+    /// `extra`, having made room for their half-boards (or for the rest of the piece);
+    /// gives the position where it stopped at the cap, or `None` when every one is
+    /// joined.
+    #[inline(always)]
+    pub(super) fn join_from(
+        &mut self,
+        outer_list: &[QuadrantEntry],
+        from: usize,
+        extra: Extra,
+        out: &mut HalfBoards,
+    ) -> Option<usize> {
+        let padded = out.inner.padded_len();
+        let rest = (outer_list.len() - from).saturating_mul(padded);
+        out.reserve(rest.min(self.cap.saturating_sub(out.len).saturating_add(padded)) + INNER_PAD);
+        for (done, &outer) in outer_list.iter().enumerate().skip(from) {
+            if self.full(out) {
+                return Some(done);
+            }
+            self.one_with(outer, extra, out);
+        }
+        None
+    }
+
     /// Joins the outer placement `outer` with every inner one (`out` has room for them).
     #[inline(always)]
     fn one(&mut self, outer: QuadrantEntry, out: &mut HalfBoards) {
+        self.one_with(outer, Extra::default(), out);
+    }
+
+    /// [`Joiner::one`] for a list with `extra` diagonals blocked (the inner parts on
+    /// them are left out by the mask, as the outer part's own diagonals are) and
+    /// pattern bits added.
+    #[inline(always)]
+    fn one_with(&mut self, outer: QuadrantEntry, extra: Extra, out: &mut HalfBoards) {
         let spec = self.spec;
         let outer_sum = u64::from(outer.sum) << self.outer_place.sum_shift;
         let outer_diff = u64::from(outer.diff) << self.outer_place.diff_shift;
-        if (outer_sum & spec.blocked_sum) | (outer_diff & spec.blocked_diff) != 0 {
+        let blocked_sum = spec.blocked_sum | extra.blocked_sum;
+        let blocked_diff = spec.blocked_diff | extra.blocked_diff;
+        if (outer_sum & blocked_sum) | (outer_diff & blocked_diff) != 0 {
             return;
         }
         let outer_flag = usize::from(if self.inner_is_north {
@@ -376,12 +417,12 @@ impl<'a, L: InnerLoop> Joiner<'a, L> {
                 outer_flag * 2 + inner_flag
             }
         };
-        let pattern = self.layout.pattern(outer_sum, outer_diff);
-        // The diagonals below the inner quadrant's frame cannot matter; the blocked
-        // ones are not in the inner runs.
+        let pattern = self.layout.pattern(outer_sum, outer_diff) | extra.tag;
+        // The diagonals below the inner quadrant's frame cannot matter; the half's
+        // blocked ones are not in the inner runs, the extra ones are masked.
         let mask = InnerParts::mask(packed(
-            outer_sum >> self.inner_place.sum_shift,
-            outer_diff >> self.inner_place.diff_shift,
+            (outer_sum | extra.blocked_sum) >> self.inner_place.sum_shift,
+            (outer_diff | extra.blocked_diff) >> self.inner_place.diff_shift,
         ));
         for inner_flag in 0..2 {
             let flags = flags(inner_flag);

@@ -17,9 +17,10 @@ use std::arch::x86_64::{
     _mm256_srl_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm_cvtsi64_si128, _pdep_u64,
 };
 
+use super::group::generate_group_with;
 use super::inner::{split_runs_portable, Frame, Run};
 use super::walk::generate_with;
-use super::{HalfBoards, HalfCursor, InnerLoop, Piece};
+use super::{GroupCursor, GroupSpec, HalfBoards, HalfCursor, InnerLoop, Piece};
 use crate::cpu::x86_64::Avx2;
 use crate::join::layout::LocalPattern;
 use crate::join::quadrants::QuadrantEntry;
@@ -40,6 +41,31 @@ pub(super) fn generate(
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 fn generate_avx2(token: Avx2, piece: &Piece<'_>, cursor: &mut HalfCursor, out: &mut HalfBoards) {
     generate_with(token, piece, cursor, out);
+}
+
+/// [`super::generate_group`] with the AVX2 inner loop; `token` proves the features.
+pub(super) fn generate_group(
+    token: Avx2,
+    piece: &Piece<'_>,
+    group: &GroupSpec,
+    cursor: &mut GroupCursor,
+    out: &mut HalfBoards,
+) {
+    // SAFETY: `token` proves the features `generate_group_avx2` is compiled with
+    // (`Avx2::detect`).
+    unsafe { generate_group_avx2(token, piece, group, cursor, out) }
+}
+
+/// The group walk, inlined and compiled with the features.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+fn generate_group_avx2(
+    token: Avx2,
+    piece: &Piece<'_>,
+    group: &GroupSpec,
+    cursor: &mut GroupCursor,
+    out: &mut HalfBoards,
+) {
+    generate_group_with(token, piece, group, cursor, out);
 }
 
 impl InnerLoop for Avx2 {

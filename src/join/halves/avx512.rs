@@ -18,9 +18,10 @@ use std::arch::x86_64::{
 };
 
 use super::avx2::ShiftCounts;
+use super::group::generate_group_with;
 use super::inner::{split_runs_portable, Frame, Run, INNER_PAD};
 use super::walk::generate_with;
-use super::{HalfBoards, HalfCursor, InnerLoop, Piece};
+use super::{GroupCursor, GroupSpec, HalfBoards, HalfCursor, InnerLoop, Piece};
 use crate::cpu::x86_64::Avx512Popcnt;
 use crate::join::quadrants::QuadrantEntry;
 
@@ -45,6 +46,31 @@ fn generate_avx512(
     out: &mut HalfBoards,
 ) {
     generate_with(token, piece, cursor, out);
+}
+
+/// [`super::generate_group`] with the AVX-512 inner loop; `token` proves the features.
+pub(super) fn generate_group(
+    token: Avx512Popcnt,
+    piece: &Piece<'_>,
+    group: &GroupSpec,
+    cursor: &mut GroupCursor,
+    out: &mut HalfBoards,
+) {
+    // SAFETY: `token` proves the features `generate_group_avx512` is compiled with
+    // (`Avx512::popcnt`).
+    unsafe { generate_group_avx512(token, piece, group, cursor, out) }
+}
+
+/// The group walk, inlined and compiled with the features.
+#[target_feature(enable = "avx512f,bmi2,popcnt")]
+fn generate_group_avx512(
+    token: Avx512Popcnt,
+    piece: &Piece<'_>,
+    group: &GroupSpec,
+    cursor: &mut GroupCursor,
+    out: &mut HalfBoards,
+) {
+    generate_group_with(token, piece, group, cursor, out);
 }
 
 impl InnerLoop for Avx512Popcnt {

@@ -23,6 +23,11 @@
 //! many, else by a walk. A cell past a limit is not held whole: the cell with fewer
 //! queens is the inner one (at most `(q/2)!` placements) and the other is streamed.
 //!
+//! **Groups.** An odd board's arms halves come in groups that differ only by the one
+//! column of theirs the middle-row queen takes ([`GroupSpec`]); [`generate_group`]
+//! walks a group at once, preparing each inner cell once for all its lists
+//! ([`group`]).
+//!
 //! **Pieces.** A walk may stop when its list reaches a length (the *cap* of a
 //! [`Piece`]) and resume later from its [`HalfCursor`], so that a unit's lists never
 //! outgrow the memory budget: the list then comes in pieces, each at most the cap
@@ -32,9 +37,11 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod group;
 mod inner;
 mod walk;
 
+pub(crate) use group::{GroupCursor, GroupSpec, Missing};
 pub(crate) use inner::INNER_PAD;
 
 use crate::join::cells::CellJoin;
@@ -251,6 +258,26 @@ pub(crate) fn generate(
         Path::Avx2(token) => avx2::generate(token, piece, cursor, out),
         #[cfg(target_arch = "x86_64")]
         Path::Avx512(token) => avx512::generate(token, piece, cursor, out),
+    }
+}
+
+/// Appends to `out` the half-boards of every list of `group` ([`group`]), each with
+/// its guard, from `cursor` on, with the inner loop of `path` and the cells of
+/// `piece`'s quadrant table, until every one is written or the list reaches the
+/// piece's cap (`piece.spec` is not read: the group has its own half).
+pub(crate) fn generate_group(
+    path: Path,
+    piece: &Piece<'_>,
+    group: &GroupSpec,
+    cursor: &mut GroupCursor,
+    out: &mut HalfBoards,
+) {
+    match path {
+        Path::Portable => group::generate_group_with(inner::Portable, piece, group, cursor, out),
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx2(token) => avx2::generate_group(token, piece, group, cursor, out),
+        #[cfg(target_arch = "x86_64")]
+        Path::Avx512(token) => avx512::generate_group(token, piece, group, cursor, out),
     }
 }
 

@@ -1,8 +1,8 @@
 //! One unit's computation: generate its half-boards, join them, weigh the pairs.
 //!
 //! A unit joins one *stored* side (its east half-boards, in groups; for an odd board's
-//! arms units, those of every middle-row column, each with its guard, a group per
-//! middle-column row) with one *item* side (its west half-boards, tagged with their
+//! arms units, those of every middle-row column, each with its guard, walked at once
+//! ([`StoredWalk`]), a group per middle-column row) with one *item* side (its west half-boards, tagged with their
 //! weights); each group meets the items without its item guard, moved to the front of
 //! the list. Each side is generated in pieces of at most the plan's caps ([`Caps`]):
 //! for each stored piece, prepared once, the item side is generated piece by piece and
@@ -11,6 +11,7 @@
 
 use super::list::UnitKind;
 use super::sides::{self, Sides};
+use super::stored::StoredWalk;
 use super::{Tables, UnitOutcome};
 use crate::join::halves::{generate, Cells, HalfBoards, HalfCursor, HalfSpec, Piece};
 use crate::join::memory::Caps;
@@ -65,23 +66,10 @@ pub(super) fn join(tables: &Tables, sides: &Sides, scratch: &mut UnitScratch) ->
     let mut sum = WeightedPairs::default();
     let mut items_whole = false;
     for group in &sides.groups {
-        let stored = &group.stored;
-        let (mut half, mut cursor) = (0, HalfCursor::default());
-        while half < stored.len() {
+        let mut stored = StoredWalk::new(tables, &group.stored);
+        while !stored.is_done() {
             scratch.stored.clear();
-            while half < stored.len() {
-                let (spec, guard) = &stored[half];
-                let from = scratch.stored.len();
-                let piece = tables.piece(spec, tables.caps.stored);
-                generate(tables.path, &piece, &mut cursor, &mut scratch.stored);
-                if *guard != 0 {
-                    scratch.stored.or_from(from, *guard);
-                }
-                if !cursor.is_done() {
-                    break;
-                }
-                (half, cursor) = (half + 1, HalfCursor::default());
-            }
+            stored.next_piece(&mut scratch.stored);
             if scratch.stored.len() > 0 {
                 let items = GroupItems {
                     spec: &sides.items,

@@ -14,6 +14,7 @@ mod compute;
 pub(crate) mod list;
 mod sides;
 mod spec;
+mod stored;
 #[cfg(test)]
 mod tests;
 mod timing;

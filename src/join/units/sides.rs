@@ -1,23 +1,28 @@
 //! The two sides of a unit (see `join::weights` for the starts and weights): the
 //! *stored* side, its east half-boards in one or more groups (for an odd board's arms
-//! units, those of every middle-row column, each with its guard, and a group for each
-//! middle-column row), and the *item* side, its west half-boards, tagged with their
-//! weights: one list for every group, each group counting those without its item
-//! guard.
+//! units, those of every middle-row column, each with its guard, as one
+//! [`GroupSpec`], and a group for each middle-column row), and the *item* side, its
+//! west half-boards, tagged with their weights: one list for every group, each group
+//! counting those without its item guard.
 
 use super::list::{arms_west_rows, UnitKind};
 use super::Tables;
-use crate::join::halves::HalfSpec;
+use crate::join::halves::{GroupSpec, HalfSpec, Missing};
 use crate::join::pairs::tagged;
 use crate::join::weights::{west_weight, Start, StartShape};
 
-/// One stored half: its spec and the guard added (OR) to its patterns.
-pub(super) type StoredHalf = (HalfSpec, u64);
+/// The stored half-boards of a group.
+pub(super) enum Stored {
+    /// One half.
+    Half(HalfSpec),
+    /// The halves of every middle-row queen column, each with its guard.
+    Columns(GroupSpec),
+}
 
 /// A group of a unit's stored halves, and the items it meets.
 pub(super) struct Group {
-    /// The stored halves, in order.
-    pub(super) stored: Vec<StoredHalf>,
+    /// The stored halves.
+    pub(super) stored: Stored,
     /// The pattern bits that exclude an item from the group's counts (0: none).
     pub(super) item_guard: u64,
 }
@@ -109,7 +114,7 @@ fn rows(tables: &Tables, start: Start, east_rows: u64) -> Sides {
     };
     Sides {
         groups: vec![Group {
-            stored: vec![(east, 0)],
+            stored: Stored::Half(east),
             item_guard: 0,
         }],
         items: west,
@@ -157,14 +162,27 @@ fn arms_west_spec(
 /// The east halves of the arms start with the middle-column queen at `(row, h)`, for
 /// every column `h < col < row` of the middle-row queen, each with its guard: stored
 /// together and joined in one count, a pair counts for a column exactly when the west
-/// half-board avoids both that column's east half-board and its guard.
-fn middle_row_halves(tables: &Tables, row: u32, west_rows: u64) -> Vec<StoredHalf> {
+/// half-board avoids both that column's east half-board and its guard. As a group, they
+/// share the rows, the east columns but the middle-row queen's, and the diagonals of
+/// the middle-column queen; each blocks its middle-row queen's diagonals.
+fn middle_row_halves(tables: &Tables, row: u32, west_rows: u64) -> Stored {
     let layout = &tables.layout;
     let h = layout.half;
-    (h + 1..row)
+    let (row_queen_sum, row_queen_diff) = layout.diagonals_of(row, h);
+    let rows = layout.all_rows() & !west_rows & !(1u64 << h) & !(1u64 << row);
+    let half = HalfSpec {
+        rows,
+        columns: layout.east_columns(),
+        col0: layout.far0,
+        blocked_sum: row_queen_sum,
+        blocked_diff: row_queen_diff,
+        main_diff: 0,
+        anti_sum: 0,
+        tags: [0; 4],
+        keep: [true; 4],
+    };
+    let missing = (h + 1..row)
         .map(|col| {
-            let shape = StartShape::new(layout, Start::Arms { col, row });
-            let east_rows = shape.free_rows & !west_rows;
             // A west half-board on a diagonal of the (h, col) queen must not count:
             // those diagonals, added to every east pattern, make it conflict with all
             // of them. They always lie in the cross window (sum 2h+1..=3h-1,
@@ -172,9 +190,33 @@ fn middle_row_halves(tables: &Tables, row: u32, west_rows: u64) -> Vec<StoredHal
             let (col_queen_sum, col_queen_diff) = layout.diagonals_of(h, col);
             let guard = layout.pattern(col_queen_sum, col_queen_diff);
             debug_assert_eq!(guard.count_ones(), 2);
-            (east_spec(tables, &shape, east_rows), guard)
+            Missing {
+                column: col,
+                blocked_sum: col_queen_sum,
+                blocked_diff: col_queen_diff,
+                guard,
+            }
         })
-        .collect()
+        .collect();
+    let group = GroupSpec { half, missing };
+    debug_assert!(group.halves().zip(h + 1..row).all(|((spec, _), col)| {
+        let shape = StartShape::new(layout, Start::Arms { col, row });
+        let east = east_spec(tables, &shape, shape.free_rows & !west_rows);
+        (
+            spec.rows,
+            spec.columns,
+            spec.col0,
+            spec.blocked_sum,
+            spec.blocked_diff,
+        ) == (
+            east.rows,
+            east.columns,
+            east.col0,
+            east.blocked_sum,
+            east.blocked_diff,
+        )
+    }));
+    Stored::Columns(group)
 }
 
 /// The sides of an `ArmsWest` unit: the west rows fixed, a group for every

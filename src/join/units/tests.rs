@@ -273,15 +273,21 @@ fn pieces_and_cells_on_demand_agree(sizes: std::ops::RangeInclusive<u32>) {
                 assert_eq!(got, want, "n = {n}, unit {index}, plan {i}");
             }
         }
-        // Every piece of a cut plan holds at most its cap plus one inner list.
-        let mut scratch = UnitScratch::default();
-        let plan = cut_plan(n, false, all, 16);
-        for index in 0..plan.len() {
-            compute::run(&plan.tables, plan.units.unit(index), &mut scratch);
+        // Every piece of a cut plan holds at most its cap plus one inner list (with
+        // the table, an odd board's arms groups are walked at once).
+        for table in [false, true] {
+            let mut scratch = UnitScratch::default();
+            let plan = cut_plan(n, table, all, 16);
+            for index in 0..plan.len() {
+                compute::run(&plan.tables, plan.units.unit(index), &mut scratch);
+            }
+            let inner = crate::join::memory::inner_len(n / 2);
+            let longest = scratch.longest_list as u64;
+            assert!(
+                longest <= 16 + inner,
+                "n = {n}, table {table}: a piece of {longest}"
+            );
         }
-        let inner = crate::join::memory::inner_len(n / 2);
-        let longest = scratch.longest_list as u64;
-        assert!(longest <= 16 + inner, "n = {n}: a piece of {longest}");
     }
 }
 

@@ -14,6 +14,7 @@
 use super::compute::UnitScratch;
 use super::list::UnitKind;
 use super::sides;
+use super::stored::StoredWalk;
 use super::Tables;
 use crate::engine::interface::TimedUnit;
 use crate::join::halves::{generate, HalfCursor};
@@ -88,35 +89,18 @@ struct StoredSide {
 /// Generates the stored side of `group` whole: its first piece kept in
 /// `scratch.stored`, the others generated into the item buffer and dropped.
 fn time_stored(tables: &Tables, group: &sides::Group, scratch: &mut UnitScratch) -> StoredSide {
-    let path = tables.path;
     let begun = CpuClock::start();
     let (mut pieces, mut len) = (0u64, 0usize);
-    let (mut half, mut cursor) = (0, HalfCursor::default());
+    let mut stored = StoredWalk::new(tables, &group.stored);
     scratch.stored.clear();
-    while half < group.stored.len() {
+    while !stored.is_done() {
         let buffer = if pieces == 0 {
             &mut scratch.stored
         } else {
             &mut scratch.items
         };
         buffer.clear();
-        while half < group.stored.len() {
-            let (spec, guard) = &group.stored[half];
-            let from = buffer.len();
-            generate(
-                path,
-                &tables.piece(spec, tables.caps.stored),
-                &mut cursor,
-                buffer,
-            );
-            if *guard != 0 {
-                buffer.or_from(from, *guard);
-            }
-            if !cursor.is_done() {
-                break;
-            }
-            (half, cursor) = (half + 1, HalfCursor::default());
-        }
+        stored.next_piece(buffer);
         pieces += 1;
         len += buffer.len();
     }

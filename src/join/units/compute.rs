@@ -1,13 +1,13 @@
 //! One unit's computation: generate its half-boards, join them, weigh the pairs.
 //!
-//! A unit joins one *stored* side (its east half-boards, in groups; for an odd board's
-//! arms units, those of every middle-row column, each with its guard, walked at once
-//! ([`StoredWalk`]), a group per middle-column row) with one *item* side (its west half-boards, tagged with their
-//! weights); each group meets the items without its item guard, moved to the front of
-//! the list. Each side is generated in pieces of at most the plan's caps ([`Caps`]):
-//! for each stored piece, prepared once, the item side is generated piece by piece and
-//! counted against it. With caps larger than the lists (the usual case) that is one
-//! piece a side, and the items are generated once for the whole unit.
+//! A unit joins one *stored* side (its east half-boards, in groups; for an odd board's arms
+//! units, those of every middle-row column, each with its guard, walked at once
+//! ([`StoredWalk`]), a group per middle-column row) with one *item* side (its west
+//! half-boards, tagged with their weights); each group meets the items without its item
+//! guard, moved to the front of the list. Each side is generated in pieces of at most the
+//! plan's caps ([`Caps`]): for each stored piece, prepared once, the item side is generated
+//! piece by piece and counted against it. With caps larger than the lists (the usual case)
+//! that is one piece a side, and the items are generated once for the whole unit.
 
 use super::list::UnitKind;
 use super::sides::{self, Sides};

@@ -12,7 +12,7 @@
 //! The lists' half-boards are the same as one list at a time (in another order).
 //!
 //! Cells come from the quadrant table only: a plan that makes cells on demand walks
-//! the lists one at a time ([`GroupSpec::halves`]).
+//! the lists one at a time ([`GroupSpec::list`]).
 
 use super::walk::{Extra, Joiner};
 use super::{Cells, HalfBoards, HalfSpec, InnerLoop, Piece};
@@ -45,18 +45,22 @@ pub(crate) struct GroupSpec {
 }
 
 impl GroupSpec {
-    /// The lists one at a time: each as its own half (the column left out, its
-    /// diagonals blocked) and its guard.
+    /// List `index` on its own: its half (the column left out, its diagonals blocked)
+    /// and its guard; `None` past the last list.
+    pub(crate) fn list(&self, index: usize) -> Option<(HalfSpec, u64)> {
+        let missing = self.missing.get(index)?;
+        let half = HalfSpec {
+            columns: self.half.columns & !(1u64 << missing.column),
+            blocked_sum: self.half.blocked_sum | missing.blocked_sum,
+            blocked_diff: self.half.blocked_diff | missing.blocked_diff,
+            ..self.half
+        };
+        Some((half, missing.guard))
+    }
+
+    /// Every list on its own ([`GroupSpec::list`]), in order.
     pub(crate) fn halves(&self) -> impl Iterator<Item = (HalfSpec, u64)> + '_ {
-        self.missing.iter().map(|missing| {
-            let half = HalfSpec {
-                columns: self.half.columns & !(1u64 << missing.column),
-                blocked_sum: self.half.blocked_sum | missing.blocked_sum,
-                blocked_diff: self.half.blocked_diff | missing.blocked_diff,
-                ..self.half
-            };
-            (half, missing.guard)
-        })
+        (0..).map_while(|index| self.list(index))
     }
 }
 

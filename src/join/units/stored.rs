@@ -5,32 +5,39 @@
 use super::sides::Stored;
 use super::Tables;
 use crate::join::halves::{
-    generate, generate_group, GroupCursor, HalfBoards, HalfCursor, HalfSpec,
+    generate, generate_group, GroupCursor, GroupSpec, HalfBoards, HalfCursor, HalfSpec,
 };
 
 /// Where the generation of a group's stored side stands.
 pub(super) struct StoredWalk<'a> {
     /// The plan's tables.
     tables: &'a Tables,
-    /// What is walked.
+    /// What is walked, and where it stands.
     walk: Walk<'a>,
 }
 
 /// The stored side as it is walked.
 enum Walk<'a> {
-    /// One half at a time, each with its guard: the next one and where it stands.
-    Halves {
-        /// The halves and their guards.
-        halves: Vec<(HalfSpec, u64)>,
-        /// The half being walked.
+    /// One half.
+    Half {
+        /// The half.
+        spec: &'a HalfSpec,
+        /// Where it stands.
+        cursor: HalfCursor,
+    },
+    /// A group's lists one at a time, each with its guard.
+    OneByOne {
+        /// The group.
+        group: &'a GroupSpec,
+        /// The list being walked ([`GroupSpec::list`]).
         next: usize,
         /// Where it stands.
         cursor: HalfCursor,
     },
-    /// A group walked at once.
-    Group {
+    /// A group's lists at once.
+    AtOnce {
         /// The group.
-        group: &'a crate::join::halves::GroupSpec,
+        group: &'a GroupSpec,
         /// Where it stands.
         cursor: GroupCursor,
     },
@@ -40,17 +47,16 @@ impl<'a> StoredWalk<'a> {
     /// The walk of `stored` from its start.
     pub(super) fn new(tables: &'a Tables, stored: &'a Stored) -> StoredWalk<'a> {
         let walk = match stored {
-            Stored::Half(spec) => Walk::Halves {
-                halves: vec![(*spec, 0)],
-                next: 0,
+            Stored::Half(spec) => Walk::Half {
+                spec,
                 cursor: HalfCursor::default(),
             },
-            Stored::Columns(group) if tables.quadrants.is_some() => Walk::Group {
+            Stored::Columns(group) if tables.quadrants.is_some() => Walk::AtOnce {
                 group,
                 cursor: GroupCursor::default(),
             },
-            Stored::Columns(group) => Walk::Halves {
-                halves: group.halves().collect(),
+            Stored::Columns(group) => Walk::OneByOne {
+                group,
                 next: 0,
                 cursor: HalfCursor::default(),
             },
@@ -61,8 +67,9 @@ impl<'a> StoredWalk<'a> {
     /// Whether every stored half-board has been generated.
     pub(super) fn is_done(&self) -> bool {
         match &self.walk {
-            Walk::Halves { halves, next, .. } => *next >= halves.len(),
-            Walk::Group { cursor, .. } => cursor.is_done(),
+            Walk::Half { cursor, .. } => cursor.is_done(),
+            Walk::OneByOne { group, next, .. } => *next >= group.missing.len(),
+            Walk::AtOnce { cursor, .. } => cursor.is_done(),
         }
     }
 
@@ -70,27 +77,25 @@ impl<'a> StoredWalk<'a> {
     /// until the list reaches the plan's stored cap or the side is done.
     pub(super) fn next_piece(&mut self, out: &mut HalfBoards) {
         let tables = self.tables;
-        let path = tables.path;
-        let cap = tables.caps.stored;
+        let (path, cap) = (tables.path, tables.caps.stored);
         match &mut self.walk {
-            Walk::Halves {
-                halves,
+            Walk::Half { spec, cursor } => generate(path, &tables.piece(spec, cap), cursor, out),
+            Walk::OneByOne {
+                group,
                 next,
                 cursor,
             } => {
-                while let Some((spec, guard)) = halves.get(*next) {
+                while let Some((spec, guard)) = group.list(*next) {
                     let from = out.len();
-                    generate(path, &tables.piece(spec, cap), cursor, out);
-                    if *guard != 0 {
-                        out.or_from(from, *guard);
-                    }
+                    generate(path, &tables.piece(&spec, cap), cursor, out);
+                    out.or_from(from, guard);
                     if !cursor.is_done() {
                         return;
                     }
                     (*next, *cursor) = (*next + 1, HalfCursor::default());
                 }
             }
-            Walk::Group { group, cursor } => {
+            Walk::AtOnce { group, cursor } => {
                 generate_group(path, &tables.piece(&group.half, cap), group, cursor, out);
             }
         }

@@ -114,10 +114,11 @@ pub(super) fn generate_group_with<L: InnerLoop>(
     let north_rows = spec.rows & layout.north_rows();
     let south_rows = (spec.rows & layout.south_rows()) >> layout.far0;
     let columns = spec.columns >> spec.col0;
-    debug_assert!(group.missing.iter().all(|missing| {
-        spec.columns >> missing.column & 1 == 1
-            && spec.rows.count_ones() + 1 == spec.columns.count_ones()
-    }));
+    debug_assert_eq!(spec.rows.count_ones() + 1, spec.columns.count_ones());
+    debug_assert!(group
+        .missing
+        .iter()
+        .all(|missing| spec.columns >> missing.column & 1 == 1));
     // The quadrant with more rows (north on a tie) has the shared cell; it is the
     // inner list of every join.
     let shared_is_north = north_rows.count_ones() >= south_rows.count_ones();

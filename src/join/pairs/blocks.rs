@@ -92,6 +92,12 @@ pub(crate) struct Prepared {
     pub(super) item_sample: Vec<u64>,
     /// The items each sampled item stands for.
     pub(super) items_per_sample: u64,
+    /// The most items a count walks the blocks with at a time (0: all of them; see
+    /// [`super::tiles`]).
+    pub(super) tile_len: usize,
+    /// The tiles the items of the preparation's sample make: the chunk layouts are
+    /// chosen for the visits of one.
+    pub(super) sample_tiles: u64,
     /// The blocks, in split order.
     pub(super) blocks: Vec<BlockInfo>,
     /// The splits, each before the splits inside it.
@@ -265,8 +271,8 @@ impl Prepared {
 
     /// Makes a block of `block` (at most [`BLOCK_SLOTS`] patterns) and keeps its bit
     /// slices (its chunk tables are built when it is counted: [`BlockTables`]). Its
-    /// chunk layout is the one for the items it will meet as the sampled items
-    /// `samples` predict ([`ChunkLayout::for_visits`]).
+    /// chunk layout is the one for the items of a tile it will meet as the sampled
+    /// items `samples` predict ([`ChunkLayout::for_visits`]).
     #[inline(always)]
     pub(super) fn push_block(
         &mut self,
@@ -276,7 +282,8 @@ impl Prepared {
     ) {
         let all = block.iter().fold(PATTERN_MASK, |acc, &p| acc & p);
         let visiting = samples.iter().filter(|&&item| item & all == 0).count() as u64;
-        let visits = visiting.saturating_mul(self.items_per_sample);
+        // The visits of one tile: the tables are built once per tile.
+        let visits = visiting.saturating_mul(self.items_per_sample) / self.sample_tiles.max(1);
         let any = block.iter().fold(0u64, |acc, &p| acc | p);
         let varying = any & !all;
         // Lane `b`, slot `j`: bit `b` of compacted pattern `j` (every word written, the

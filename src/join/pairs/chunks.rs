@@ -16,7 +16,8 @@
 //!   three chunks, 37 to 44 in four.
 //!
 //! [`ChunkLayout::for_visits`] picks, for each block, the layout whose loads and build
-//! cost the least for the item visits the splits' sample predicts: narrow chunks for
+//! cost the least for the item visits the splits' sample predicts (those of one item
+//! tile, `super::tiles`, as the tables are built once per tile): narrow chunks for
 //! the blocks few items meet, wide ones for those many meet (the lists grow with `n`,
 //! so the wide ones take more of the work on larger boards). Within a layout the wide
 //! chunks come first, and each vector path compiles one counting loop per layout

@@ -32,6 +32,11 @@
 //! are ever held. The items are sorted by class in place first, so that every list is
 //! too. Stored sets under [`PLAIN_LOOP_LIMIT`] patterns use a plain loop.
 //!
+//! **Tiles.** A count of millions of items (n >= 24) walks the blocks once per tile of
+//! about a million of them ([`tiles`]), so that the lists the walk filters stay in the
+//! cache instead of being read again and again from memory; each block's tables are
+//! then built once per tile, and its chunk layout is chosen for one tile's visits.
+//!
 //! **Vector paths.** The portable path ([`portable`]) runs everywhere (`u64` words,
 //! software `pext`, a branch-free scalar filter); the AVX2 path ([`avx2`]) uses 256-bit
 //! ORs, BMI2 `pext`, a carry-save adder tree over eight items and a nibble-table
@@ -58,6 +63,7 @@ mod blocks;
 mod chunks;
 mod portable;
 mod split;
+mod tiles;
 mod walk;
 
 use crate::cpu::Level;
@@ -582,6 +588,53 @@ mod tests {
                 let chunkless = scratch.prepared.blocks.iter().any(|b| b.layout.chunks == 0);
                 assert_eq!(chunkless, stored.len() == 100, "{path:?}");
             }
+        }
+    }
+
+    #[test]
+    fn counts_in_tiles_equal_the_whole_count_on_every_path() {
+        let stored = patterns(3_000, 30, 11);
+        let items = with_classes(patterns(2_500, 30, 12));
+        let want = plain_count(&stored, &items);
+        for path in Path::available() {
+            let mut scratch = PairScratch::default();
+            prepare(path, &mut stored.clone(), &items, &mut scratch);
+            assert_eq!(scratch.prepared.tile_len, 0, "too few items for tiles");
+            let whole = count_prepared(path, &mut items.clone(), &mut scratch);
+            assert_eq!(whole.per_class, want.per_class, "{path:?}");
+            let (sampled, _, _) = count_sample(path, &mut items.clone(), &mut scratch, 3, &mut ());
+            // Tiles of one item, of a few, cutting the classes anywhere, and longer than
+            // the items.
+            for tile in [1, 7, 100, 625, 1_000, 2_499, 2_500, 10_000] {
+                scratch.prepared.tile_len = tile;
+                let tiled = count_prepared(path, &mut items.clone(), &mut scratch);
+                assert_eq!(tiled, whole, "{path:?}, tiles of {tile}");
+                let sample = count_sample(path, &mut items.clone(), &mut scratch, 3, &mut ());
+                assert_eq!(sample.0, sampled, "{path:?}, tiles of {tile}, a sample");
+            }
+        }
+    }
+
+    #[test]
+    fn many_items_make_tiles_and_layouts_for_one_tile() {
+        use chunks::ChunkLayout;
+        let stored = patterns(1_024, 30, 13);
+        let items = with_classes(patterns(2 * tiles::TILE_ITEMS + 5, 30, 14));
+        let mut scratch = PairScratch::default();
+        prepare(Path::Portable, &mut stored.clone(), &items, &mut scratch);
+        let prepared = &scratch.prepared;
+        assert_eq!(prepared.sample_tiles, 2);
+        assert_eq!(prepared.tile_len, tiles::TILE_ITEMS + 3);
+        // Each block's layout is the one for the visits of one tile.
+        for block in &prepared.blocks {
+            let visiting = prepared
+                .item_sample
+                .iter()
+                .filter(|&&item| item & block.common == 0)
+                .count() as u64;
+            let visits = visiting * prepared.items_per_sample / 2;
+            let varying = block.varying.count_ones() as usize;
+            assert_eq!(block.layout, ChunkLayout::for_visits(varying, visits));
         }
     }
 

@@ -10,6 +10,7 @@
 )]
 
 use super::blocks::{grow_to, Lane, Prepared, Selection, Split, FILTER_SLACK};
+use super::tiles::{tile_count, tile_len};
 use super::{BLOCK_SLOTS, PATTERN_MASK};
 
 /// The stored patterns of a split node sampled (evenly spaced) for its bits'
@@ -112,7 +113,8 @@ impl Prepared {
     /// have it too. Every block but the last is full: the patterns of the side with
     /// the bit that fill no whole block there go back to the other side (and so up,
     /// split after split), and the last patterns left make the last block. So there are
-    /// `ceil(len / 512)` blocks.
+    /// `ceil(len / 512)` blocks. A sample of many items sets the count's item tiles
+    /// ([`super::tiles`]), and the blocks' chunk layouts are chosen for one tile.
     #[inline(always)]
     pub(super) fn prepare_stored(
         &mut self,
@@ -131,6 +133,13 @@ impl Prepared {
         let step = sample.len().div_ceil(wanted).max(1);
         item_sample.extend(sample.iter().step_by(step).map(|&item| item & PATTERN_MASK));
         self.items_per_sample = sample.len() as u64 / (item_sample.len() as u64).max(1);
+        let tiles = tile_count(sample.len(), stored.len().div_ceil(BLOCK_SLOTS));
+        self.sample_tiles = tiles as u64;
+        self.tile_len = if tiles > 1 {
+            tile_len(sample.len(), tiles)
+        } else {
+            0
+        };
         // The item lists' buffer is free until the count: it serves the splits'
         // partitions (reserved for at least as many items as stored patterns). It only
         // grows: cut to this side's length, it was filled with zeros again up to the

@@ -10,6 +10,7 @@
 use super::blocks::{
     grow_to, BlockInfo, BlockTables, FilteredItems, Lane, OpenList, Prepared, Split, FILTER_SLACK,
 };
+use super::tiles::{tile_class_ends, tile_ranges};
 use super::{PairCounts, BLOCK_SLOTS, CLASS_COUNT, CLASS_SHIFT};
 
 /// The items filtered at a time for a block: the filtered chunk stays in L1.
@@ -168,12 +169,13 @@ impl Prepared {
 }
 
 impl Prepared {
-    /// [`Prepared::walk`] with each block's chunk tables built in `tables` when the block
-    /// first has items: gives `count(block, its tables, class, items)`, and returns the
-    /// slots evaluated ([`BLOCK_SLOTS`] per item and block visited, per class and in
-    /// all), from which the caller subtracts the conflicts it counts. The path's
-    /// `filter` and `build` (which calls [`BlockTables::build`] compiled with its
-    /// features) filter the items and build the tables.
+    /// [`Prepared::walk`], once per item tile ([`super::tiles`]), with each block's chunk
+    /// tables built in `tables` when the block first has items in the tile: gives
+    /// `count(block, its tables, class, items)`, and returns the slots evaluated
+    /// ([`BLOCK_SLOTS`] per item and block visited, per class and in all), from which
+    /// the caller subtracts the conflicts it counts. The path's `filter` and `build`
+    /// (which calls [`BlockTables::build`] compiled with its features) filter the items
+    /// and build the tables.
     #[inline(always)]
     pub(super) fn walk_with_tables(
         &self,
@@ -189,26 +191,29 @@ impl Prepared {
     ) -> PairCounts {
         let (filtered, tables) = buffers;
         let mut evaluated = PairCounts::default();
-        let mut tables_of = usize::MAX;
-        self.walk(
-            items,
-            class_ends,
-            filtered,
-            filter,
-            clock,
-            |index, class, visiting| {
-                let block = &self.blocks[index];
-                if tables_of != index {
-                    build(tables, self, block);
-                    tables_of = index;
-                }
-                count(block, tables.lanes(), class, visiting);
-                // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
-                let slots = (visiting.len() * BLOCK_SLOTS) as u64;
-                evaluated.per_class[class] += slots;
-                evaluated.pairs += slots;
-            },
-        );
+        for range in tile_ranges(items.len(), self.tile_len) {
+            let tile_ends = tile_class_ends(class_ends, &range);
+            let mut tables_of = usize::MAX;
+            self.walk(
+                &items[range],
+                tile_ends,
+                filtered,
+                &filter,
+                clock,
+                |index, class, visiting| {
+                    let block = &self.blocks[index];
+                    if tables_of != index {
+                        build(tables, self, block);
+                        tables_of = index;
+                    }
+                    count(block, tables.lanes(), class, visiting);
+                    // At most 2^30 items and 2^30 + BLOCK_SLOTS slots: below 2^61.
+                    let slots = (visiting.len() * BLOCK_SLOTS) as u64;
+                    evaluated.per_class[class] += slots;
+                    evaluated.pairs += slots;
+                },
+            );
+        }
         evaluated
     }
 }

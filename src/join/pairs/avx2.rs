@@ -22,7 +22,7 @@ use std::arch::x86_64::{
 use super::blocks::FILTER_SLACK;
 use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
 use super::chunks::{chunk_lane, match_layout, ChunkLayout};
-use super::split::{finish_partition, partition_by_mask, SplitOps};
+use super::split::{finish_partition, partition_by_mask, Parent, SplitOps};
 use super::walk::BlockClock;
 use super::{PairCounts, CLASS_COUNT, LANE_WORDS};
 use crate::cpu::x86_64::Avx2;
@@ -88,9 +88,9 @@ fn split_with_features(
     part: &mut [u64],
     spare: &mut [u64],
     samples: &mut [u64],
-    depth: usize,
+    parent: Parent<'_>,
 ) -> usize {
-    prepared.split(part, spare, samples, depth, &Ops(token))
+    prepared.split(part, spare, samples, parent, &Ops(token))
 }
 
 /// The splits' bit operations on this path: `pext`, the vector partition and bit
@@ -121,10 +121,10 @@ impl SplitOps for Ops {
         part: &mut [u64],
         spare: &mut [u64],
         samples: &mut [u64],
-        depth: usize,
+        parent: Parent<'_>,
     ) -> usize {
         // SAFETY: the token proves the features `split_with_features` is compiled with.
-        unsafe { split_with_features(self.0, prepared, part, spare, samples, depth) }
+        unsafe { split_with_features(self.0, prepared, part, spare, samples, parent) }
     }
 }
 

@@ -10,7 +10,7 @@
 )]
 
 use super::chunks::{chunk_entries, chunk_shift, ChunkLayout, MAX_BLOCK_LANES};
-use super::{BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS, PATTERN_MASK};
+use super::{BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS};
 
 /// The most bit slices of one block (one per varying bit: a pattern has at most 62).
 const MAX_SLICES: usize = 62;
@@ -280,17 +280,20 @@ impl Prepared {
         samples: &[u64],
         pext: &impl Fn(u64, u64) -> u64,
     ) {
-        let all = block.iter().fold(PATTERN_MASK, |acc, &p| acc & p);
+        let (all, any) = super::split::common_and_any(block);
         let visiting = samples.iter().filter(|&&item| item & all == 0).count() as u64;
         // The visits of one tile: the tables are built once per tile.
         let visits = visiting.saturating_mul(self.items_per_sample) / self.sample_tiles.max(1);
-        let any = block.iter().fold(0u64, |acc, &p| acc | p);
         let varying = any & !all;
         // Lane `b`, slot `j`: bit `b` of compacted pattern `j` (every word written, the
-        // padding slots' with 0, so no clearing pass first).
-        for slot in 0..BLOCK_SLOTS {
-            let compact = block.get(slot).map_or(0, |&pattern| pext(pattern, varying));
-            self.transposed[slot % 64].0[slot / 64] = compact;
+        // padding slots' with 0, so no clearing pass first). Before the transpose, word
+        // `w` of row `r` holds slot `64 w + r`: the rows are written whole, in order.
+        for (row, lane) in self.transposed[..64].iter_mut().enumerate() {
+            *lane = Lane(std::array::from_fn(|word| {
+                block
+                    .get(word * 64 + row)
+                    .map_or(0, |&pattern| pext(pattern, varying))
+            }));
         }
         transpose_64(&mut self.transposed);
         let mut padding = Lane::default();

@@ -61,12 +61,12 @@ pub(super) trait SplitOps {
         part: &mut [u64],
         spare: &mut [u64],
         samples: &mut [u64],
-        depth: usize,
+        parent: Parent<'_>,
     ) -> usize
     where
         Self: Sized,
     {
-        prepared.split(part, spare, samples, depth, self)
+        prepared.split(part, spare, samples, parent, self)
     }
 }
 
@@ -99,6 +99,25 @@ pub(super) fn portable_ops(pext: impl Fn(u64, u64) -> u64) -> impl SplitOps {
         partition: partition_by_mask,
         count_bits: bit_counts,
     }
+}
+
+/// What a split passes to the splits of its two sides: their depth, and its own common
+/// bits with the bit counts of its visiting sampled items, which a side with the same
+/// common bits (so the same visiting items) takes instead of counting them again.
+#[derive(Clone, Copy)]
+pub(super) struct Parent<'a> {
+    /// The depth of the sides (0 at the top).
+    pub(super) depth: usize,
+    /// The split's common bits and its visiting items' bit counts (`None` at the top).
+    pub(super) items: Option<(u64, &'a [u64; 64])>,
+}
+
+impl Parent<'_> {
+    /// What the whole stored side is split with.
+    pub(super) const TOP: Parent<'static> = Parent {
+        depth: 0,
+        items: None,
+    };
 }
 
 impl Prepared {
@@ -146,7 +165,7 @@ impl Prepared {
         // items' length by every count (1.2% of n = 20's time in `memset`).
         let mut spare = std::mem::take(&mut self.filtered.lists);
         grow_to(&mut spare, stored.len() + FILTER_SLACK);
-        let left = ops.split(self, stored, &mut spare, &mut item_sample, 0);
+        let left = ops.split(self, stored, &mut spare, &mut item_sample, Parent::TOP);
         if left > 0 {
             let last = &stored[stored.len() - left..];
             self.push_block(last, &item_sample, &|value, mask| ops.pext(value, mask));
@@ -166,30 +185,48 @@ impl Prepared {
     /// Splits `part` into full blocks, made from its front, with `spare` to partition
     /// it (when as long), and gives the number of its patterns left at its end, fewer
     /// than a block's worth, for the caller to join to another side; `samples` are the
-    /// sampled items that visit it (the function reorders them). The side with the
-    /// split bit is split first, by [`SplitOps::split`]; what it leaves joins the other
-    /// side, split next. A part of a block's worth or more makes a block at least.
+    /// sampled items that visit the split above (the function reorders them, those
+    /// that visit `part` first), and `parent` gives the depth and that split's counts
+    /// of their bits. The side with the split bit is split first, by
+    /// [`SplitOps::split`]; what it leaves joins the other side, split next. A part of
+    /// a block's worth or more makes a block at least.
     #[inline(always)]
     pub(super) fn split(
         &mut self,
         part: &mut [u64],
         spare: &mut [u64],
         samples: &mut [u64],
-        depth: usize,
+        parent: Parent<'_>,
         ops: &impl SplitOps,
     ) -> usize {
         let len = part.len();
         if len < BLOCK_SLOTS {
             return len;
         }
-        let all = part.iter().fold(PATTERN_MASK, |acc, &p| acc & p);
-        let any = part.iter().fold(0u64, |acc, &p| acc | p);
-        let visiting = partition_front(samples, |item| item & all == 0);
+        let (all, any) = common_and_any(part);
+        let varying = any & !all;
+        // The sampled items that meet this part: those with none of its common bits.
+        // With the split's own common bits, that is all of the split's, and their bit
+        // counts (over its varying bits, which a side can only lose) are the split's.
+        let inherited = parent
+            .items
+            .filter(|&(common, _)| common == all)
+            .map(|(_, counts)| counts);
+        let visiting = if inherited.is_some() {
+            samples.len()
+        } else {
+            ops.partition(samples, spare, all, false)
+        };
         let samples = &mut samples[..visiting];
-        let chosen = if len == BLOCK_SLOTS || depth >= MAX_SPLIT_DEPTH || visiting == 0 {
+        let mut item_freq = [0; 64];
+        let chosen = if len == BLOCK_SLOTS || parent.depth >= MAX_SPLIT_DEPTH || visiting == 0 {
             None
         } else {
-            best_split(part, samples, any & !all, ops)
+            item_freq = match inherited {
+                Some(counts) => *counts,
+                None => ops.count_bits(samples, 1, varying),
+            };
+            best_split(part, &item_freq, varying, ops)
                 .filter(|&(_, saved)| {
                     let items = visiting as u64 * self.items_per_sample;
                     saved * self.items_per_sample >= split_cost(len, items)
@@ -214,16 +251,28 @@ impl Prepared {
             first_block,
             end_block: 0,
         });
-        let deeper = depth + 1;
+        let sides = Parent {
+            depth: parent.depth + 1,
+            items: Some((all, &item_freq)),
+        };
         // The sides are split one after the other, each with all of `spare`; what the
         // first leaves at its end lies just before the second.
-        let left = ops.split(self, &mut part[..ones], spare, samples, deeper);
-        let left = ops.split(self, &mut part[ones - left..], spare, samples, deeper);
+        let left = ops.split(self, &mut part[..ones], spare, samples, sides);
+        let left = ops.split(self, &mut part[ones - left..], spare, samples, sides);
         // The side with the bit holds a block's worth, so it made a block at least.
         debug_assert!(self.blocks.len() > first_block);
         self.splits[index].end_block = self.blocks.len();
         left
     }
+}
+
+/// The bits every one of `patterns` has (within [`PATTERN_MASK`]) and the bits any of
+/// them has, in one pass.
+#[inline(always)]
+pub(super) fn common_and_any(patterns: &[u64]) -> (u64, u64) {
+    patterns
+        .iter()
+        .fold((PATTERN_MASK, 0), |(all, any), &p| (all & p, any | p))
 }
 
 /// Moves the entries of `values` with (`set`) or without the bits of `mask` to the
@@ -308,7 +357,7 @@ fn partition_front(values: &mut [u64], keep: impl Fn(u64) -> bool) -> usize {
 /// may split. `None` without such a bit.
 fn best_split(
     part: &[u64],
-    samples: &[u64],
+    item_freq: &[u64; 64],
     varying: u64,
     ops: &impl SplitOps,
 ) -> Option<(u32, u64)> {
@@ -317,7 +366,6 @@ fn best_split(
     let step = len.div_ceil(wanted).max(1);
     let stored_count = len.div_ceil(step) as u64;
     let stored_freq = ops.count_bits(part, step, varying);
-    let item_freq = ops.count_bits(samples, 1, varying);
     let mut best: Option<(u64, u32)> = None;
     let mut bits = varying;
     while bits != 0 {
@@ -491,7 +539,11 @@ mod tests {
             .transposed
             .resize(64, super::super::blocks::Lane::default());
         let ops = portable_ops(extract_bits);
-        let left = at_limit.split(&mut part, &mut [], &mut samples, MAX_SPLIT_DEPTH, &ops);
+        let deepest = Parent {
+            depth: MAX_SPLIT_DEPTH,
+            items: None,
+        };
+        let left = at_limit.split(&mut part, &mut [], &mut samples, deepest, &ops);
         assert!(at_limit.splits.is_empty());
         assert_eq!((at_limit.blocks.len(), left), (5, 3_000 - 5 * BLOCK_SLOTS));
         assert_eq!(part, stored);
@@ -524,9 +576,98 @@ mod tests {
             .map(|i| if i < 1_024 { 1 } else { 2 })
             .collect();
         let samples = vec![1u64; 100];
-        let (bit, saved) = best_split(&part, &samples, 0b11, &portable_ops(extract_bits)).unwrap();
+        let item_freq = bit_counts(&samples, 1, 0b11);
+        let (bit, saved) =
+            best_split(&part, &item_freq, 0b11, &portable_ops(extract_bits)).unwrap();
         assert_eq!(bit, 0);
         assert_eq!(saved, 2 * 100);
         assert_eq!(split_cost(2_048, 400), 512 + 100 + SPLIT_FIXED_VISITS);
+    }
+
+    /// Portable operations that count the item histograms they make, and, when `fresh`,
+    /// make every split count its items again instead of taking its split's counts.
+    struct Counting {
+        fresh: bool,
+        item_counts: std::cell::Cell<usize>,
+    }
+
+    impl SplitOps for Counting {
+        fn pext(&self, value: u64, mask: u64) -> u64 {
+            extract_bits(value, mask)
+        }
+
+        fn partition(&self, values: &mut [u64], spare: &mut [u64], mask: u64, set: bool) -> usize {
+            partition_by_mask(values, spare, mask, set)
+        }
+
+        fn count_bits(&self, patterns: &[u64], step: usize, bits: u64) -> [u64; 64] {
+            if step == 1 {
+                self.item_counts.set(self.item_counts.get() + 1);
+            }
+            bit_counts(patterns, step, bits)
+        }
+
+        fn split(
+            &self,
+            prepared: &mut Prepared,
+            part: &mut [u64],
+            spare: &mut [u64],
+            samples: &mut [u64],
+            parent: Parent<'_>,
+        ) -> usize {
+            let parent = if self.fresh {
+                Parent {
+                    items: None,
+                    ..parent
+                }
+            } else {
+                parent
+            };
+            prepared.split(part, spare, samples, parent, self)
+        }
+    }
+
+    #[test]
+    fn a_side_with_its_splits_common_bits_takes_its_item_counts_and_splits_alike() {
+        // Bits of every frequency, so that splits happen at many depths, some sides
+        // keeping their split's common bits and some gaining more.
+        let frequency = |bit: u32| u64::from(bit % 9 + 2);
+        let stored = crate::join::pairs::random_patterns(40_000, 40, 7, frequency);
+        let items = crate::join::pairs::random_patterns(9_000, 40, 8, frequency);
+        let prepare = |fresh: bool| {
+            let ops = Counting {
+                fresh,
+                item_counts: std::cell::Cell::new(0),
+            };
+            let mut prepared = Prepared::default();
+            let mut order = stored.clone();
+            prepared.prepare_stored(&mut order, &items, &ops);
+            (prepared, order, ops.item_counts.get())
+        };
+        let (taken, taken_order, taken_counts) = prepare(false);
+        let (fresh, fresh_order, fresh_counts) = prepare(true);
+        assert!(taken.splits.len() > 20, "{} splits", taken.splits.len());
+        assert!(
+            taken_counts < fresh_counts,
+            "{taken_counts} item histograms against {fresh_counts}"
+        );
+        assert_eq!(taken_order, fresh_order);
+        assert_eq!(taken.slices, fresh.slices);
+        let blocks = |prepared: &Prepared| -> Vec<_> {
+            prepared
+                .blocks
+                .iter()
+                .map(|b| (b.layout, b.varying, b.common, b.padding))
+                .collect()
+        };
+        assert_eq!(blocks(&taken), blocks(&fresh));
+        let splits = |prepared: &Prepared| -> Vec<_> {
+            prepared
+                .splits
+                .iter()
+                .map(|s| (s.common, s.first_block, s.end_block))
+                .collect()
+        };
+        assert_eq!(splits(&taken), splits(&fresh));
     }
 }

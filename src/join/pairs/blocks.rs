@@ -10,7 +10,7 @@
 )]
 
 use super::chunks::{chunk_entries, chunk_shift, ChunkLayout, MAX_BLOCK_LANES};
-use super::{BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS};
+use super::{BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS, PATTERN_MASK};
 
 /// The most bit slices of one block (one per varying bit: a pattern has at most 62).
 const MAX_SLICES: usize = 62;
@@ -280,7 +280,7 @@ impl Prepared {
         samples: &[u64],
         pext: &impl Fn(u64, u64) -> u64,
     ) {
-        let (all, any) = super::split::common_and_any(block);
+        let (all, any) = common_and_any(block);
         let visiting = samples.iter().filter(|&&item| item & all == 0).count() as u64;
         // The visits of one tile: the tables are built once per tile.
         let visits = visiting.saturating_mul(self.items_per_sample) / self.sample_tiles.max(1);
@@ -311,6 +311,15 @@ impl Prepared {
             padding,
         });
     }
+}
+
+/// The bits every one of `patterns` has (within [`PATTERN_MASK`]) and the bits any of
+/// them has, in one pass.
+#[inline(always)]
+pub(super) fn common_and_any(patterns: &[u64]) -> (u64, u64) {
+    patterns
+        .iter()
+        .fold((PATTERN_MASK, 0), |(all, any), &p| (all & p, any | p))
 }
 
 /// Transposes [`LANE_WORDS`] 64x64 bit matrices at once: afterwards, bit `i` of word

@@ -9,7 +9,7 @@
     reason = "the splits must inline into the preparation compiled with the vector features, whose `pext` they call"
 )]
 
-use super::blocks::{grow_to, Lane, Prepared, Selection, Split, FILTER_SLACK};
+use super::blocks::{common_and_any, grow_to, Lane, Prepared, Selection, Split, FILTER_SLACK};
 use super::tiles::{tile_count, tile_len};
 use super::{BLOCK_SLOTS, PATTERN_MASK};
 
@@ -264,15 +264,6 @@ impl Prepared {
         self.splits[index].end_block = self.blocks.len();
         left
     }
-}
-
-/// The bits every one of `patterns` has (within [`PATTERN_MASK`]) and the bits any of
-/// them has, in one pass.
-#[inline(always)]
-pub(super) fn common_and_any(patterns: &[u64]) -> (u64, u64) {
-    patterns
-        .iter()
-        .fold((PATTERN_MASK, 0), |(all, any), &p| (all & p, any | p))
 }
 
 /// Moves the entries of `values` with (`set`) or without the bits of `mask` to the

@@ -20,7 +20,7 @@ use std::arch::x86_64::{
 
 use super::blocks::FILTER_SLACK;
 use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
-use super::chunks::{chunk_lane, match_layout, ChunkLayout};
+use super::chunks::{match_layout, ChunkLayout, ChunkShifts};
 use super::split::{finish_partition, partition_by_mask, Parent, SplitOps};
 use super::walk::BlockClock;
 use super::{PairCounts, CLASS_COUNT};
@@ -458,8 +458,9 @@ impl Pass<'_> {
         let tables = &self.tables[..lanes];
         let varying = self.block.varying;
         let padding = load(token, &self.block.padding);
+        let shifts = ChunkShifts::new(NARROW, WIDE);
         let entry = |compact: u64, chunk: usize| {
-            load(token, &tables[chunk_lane(compact, NARROW, WIDE, chunk)])
+            load(token, &tables[shifts.lane(compact, NARROW, WIDE, chunk)])
         };
         let mut sums = *set_bits;
         for &item in items {

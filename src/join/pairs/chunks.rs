@@ -21,7 +21,8 @@
 //! the blocks few items meet, wide ones for those many meet (the lists grow with `n`,
 //! so the wide ones take more of the work on larger boards). Within a layout the wide
 //! chunks come first, and each vector path compiles one counting loop per layout
-//! ([`match_layout`]), with every shift, mask and table offset a constant.
+//! ([`match_layout`]), with every mask and table offset a constant (and every shift,
+//! but in the AVX-512 loop, which keeps them in registers: [`ChunkShifts`]).
 
 #![allow(
     clippy::inline_always,
@@ -202,6 +203,78 @@ pub(super) const fn chunk_lane(compact: u64, narrow: usize, wide: usize, chunk: 
     let mask = chunk_entries(narrow, wide, chunk) as u64 - 1;
     chunk_offset(narrow, wide, chunk)
         + ((compact >> chunk_shift(narrow, wide, chunk)) & mask) as usize
+}
+
+/// The most chunks of a layout: 62 varying bits in chunks of 7.
+const MAX_CHUNKS: usize = 62_usize.div_ceil(FAMILIES[0].narrow);
+const _: () = assert!(
+    MAX_CHUNKS == 9,
+    "`ChunkShifts::new` lists eight right shifts"
+);
+/// A lane's bytes, as a shift (64).
+const LANE_BYTES_SHIFT: u32 = 6;
+
+/// [`chunk_lane`] for the AVX-512 counting loop, with the shifts held as run-time
+/// values. Each chunk's bits are moved to bit 6 and masked there, which is the lane's
+/// byte offset in its table, so the address needs no further shift: two operations a
+/// chunk (a BMI2 `shlx` or `shrx` and an `and`) where constant shifts compile to three
+/// or four (`mov`, `shr`, `and`, `shl`: a constant shift overwrites its register, and
+/// the byte offset is one more shift). That loop is bound by its scalar operations
+/// nearly as much as by its loads, so it pays there; the AVX2 loop, which works on
+/// eight items at once, runs out of registers for the counts (see
+/// `results/engines.md`). The counts are hidden from the optimizer
+/// ([`std::hint::black_box`]) only so that it keeps them in registers; any value it
+/// saw would be the same. Each is hidden on its own: hidden as one array, they were
+/// loaded as a vector and the offsets computed in vectors.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ChunkShifts {
+    /// The left shift of the first chunk: 6.
+    left: u32,
+    /// The right shift of each later chunk (its first bit less 6), from the second.
+    right: [u32; MAX_CHUNKS - 1],
+}
+
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+impl ChunkShifts {
+    /// The shifts of a layout with `wide` wide chunks of `narrow + 1` bits, then
+    /// narrow ones.
+    #[inline(always)]
+    pub(super) fn new(narrow: usize, wide: usize) -> ChunkShifts {
+        // Every later chunk starts at bit 7 or above; the chunks past the layout's
+        // are never taken, and get a shift below 64 all the same.
+        let right = |chunk: usize| {
+            let first_bit = u32::try_from(chunk_shift(narrow, wide, chunk)).unwrap_or(u32::MAX);
+            std::hint::black_box(first_bit.saturating_sub(LANE_BYTES_SHIFT).min(63))
+        };
+        ChunkShifts {
+            left: std::hint::black_box(LANE_BYTES_SHIFT),
+            right: [
+                right(1),
+                right(2),
+                right(3),
+                right(4),
+                right(5),
+                right(6),
+                right(7),
+                right(8),
+            ],
+        }
+    }
+
+    /// [`chunk_lane`]: the lane of the block's tables that chunk `chunk` of the
+    /// compacted item `compact` selects, with `wide` wide chunks of `narrow + 1` bits
+    /// and the others of `narrow` (the layout of [`ChunkShifts::new`]).
+    #[inline(always)]
+    pub(super) fn lane(&self, compact: u64, narrow: usize, wide: usize, chunk: usize) -> usize {
+        let byte_mask = (chunk_entries(narrow, wide, chunk) as u64 - 1) << LANE_BYTES_SHIFT;
+        let moved = if chunk == 0 {
+            compact << self.left
+        } else {
+            compact >> self.right[chunk - 1]
+        };
+        chunk_offset(narrow, wide, chunk) + ((moved & byte_mask) >> LANE_BYTES_SHIFT) as usize
+    }
 }
 
 /// A `match` on a [`ChunkLayout`] that expands `$run!(CHUNKS, WIDE, NARROW)`, with all
@@ -388,6 +461,40 @@ mod tests {
             ChunkLayout::for_visits(35, 0),
             ChunkLayout::in_family(35, FAMILIES[0])
         );
+    }
+
+    #[test]
+    fn chunk_shifts_find_the_lanes_chunk_lane_finds() {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        for family in FAMILIES {
+            for varying in 0..=62 {
+                let layout = ChunkLayout::in_family(varying, family);
+                let (narrow, wide) = (layout.narrow, layout.wide);
+                let shifts = ChunkShifts::new(narrow, wide);
+                let all = if varying == 0 {
+                    0
+                } else {
+                    u64::MAX >> (64 - varying)
+                };
+                for round in 0..64 {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
+                    let compact = match round {
+                        0 => 0,
+                        1 => all,
+                        _ => state & all,
+                    };
+                    for chunk in 0..layout.chunks {
+                        assert_eq!(
+                            shifts.lane(compact, narrow, wide, chunk),
+                            chunk_lane(compact, narrow, wide, chunk),
+                            "{layout:?}, chunk {chunk} of {compact:#x}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

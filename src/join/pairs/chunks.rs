@@ -236,7 +236,9 @@ pub(super) struct ChunkShifts {
 }
 
 /// The right shifts of [`ChunkShifts`] for a layout with `wide` wide chunks of
-/// `narrow + 1` bits, then narrow ones: each later chunk's first bit less 6, at most 63.
+/// `narrow + 1` bits, then narrow ones: each later chunk's first bit less 6 (every
+/// later chunk starts at bit 7 or above). The chunks past the layout's are never taken,
+/// and get a shift of at most 63 all the same.
 /// A `const fn`, so that the counting loop's layouts (literals) fold it to constants
 /// before [`ChunkShifts::new`] hides them: computed by a closure, the eight values
 /// were a call that was not inlined, 1.3% of the loop's samples.
@@ -264,8 +266,6 @@ impl ChunkShifts {
     /// narrow ones.
     #[inline(always)]
     pub(super) fn new(narrow: usize, wide: usize) -> ChunkShifts {
-        // Every later chunk starts at bit 7 or above; the chunks past the layout's
-        // are never taken, and get a shift below 64 all the same.
         let right = right_shifts(narrow, wide);
         ChunkShifts {
             left: std::hint::black_box(LANE_BYTES_SHIFT),

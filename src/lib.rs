@@ -25,7 +25,8 @@
 //!   values (their `published` field); [`audit()`] recounts a sample of a checkpoint's
 //!   recorded units by an independent method.
 //! - **Estimates**: [`estimate()`] predicts a count's size, time and memory (Knuth's
-//!   probes for the backtracking engine, a timed sample of units for the join engine).
+//!   probes for the backtracking engine, a timed sample of units for the join engine);
+//!   [`estimate_with`] takes the [`Sampling`] (probes, seed, time spent timing units).
 //! - **Files**: [`files`] opens inputs that are regular files only, with bounded
 //!   reads, and files to update without following a symbolic link.
 //!
@@ -81,7 +82,7 @@ pub use cpu::Kernel;
 pub use engine::{Engine, EngineChoice, TaskResult, Work};
 pub use entry::{count, count_within, run_long, MEASURED_FUNCTION};
 pub use error::{Error, Unsuited};
-pub use estimate::{estimate, estimate_with, Estimate, EstimateStage};
+pub use estimate::{estimate, estimate_with, Estimate, EstimateStage, Sampling};
 pub use limits::MAX_N;
 pub use model::board::{Board, BoardError};
 pub use model::format::Format;

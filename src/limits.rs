@@ -1,5 +1,5 @@
 //! The accepted range of every number a caller gives: board size, threads, split depth,
-//! shard count and probes. They are checked here and nowhere else; the command line
+//! shard count, probes and an estimate's sampling time. They are checked here and nowhere else; the command line
 //! parses its arguments with the same checks ([`Quantity::check`]), so a range is
 //! written once.
 //!
@@ -22,6 +22,14 @@ pub const DEFAULT_PROBES: u64 = 1_000_000;
 /// The most probes an estimate accepts.
 pub const MAX_PROBES: u64 = 1_000_000_000_000;
 
+/// The seconds an estimate of the join engine keeps timing units, after timing two of
+/// each cost class, when none are given.
+pub const DEFAULT_SAMPLE_SECONDS: u64 = 5;
+
+/// The most seconds an estimate of the join engine accepts to keep timing units: a
+/// week.
+pub const MAX_SAMPLE_SECONDS: u64 = 7 * 24 * 3600;
+
 /// A number with an accepted range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Quantity {
@@ -38,6 +46,8 @@ pub enum Quantity {
     Shards,
     /// Probes of an estimate: `1..=MAX_PROBES`.
     Probes,
+    /// Seconds an estimate keeps timing units: `0..=MAX_SAMPLE_SECONDS`.
+    SampleSeconds,
 }
 
 impl Quantity {
@@ -49,6 +59,7 @@ impl Quantity {
             Quantity::SplitDepth { n } => (min_split_depth(n) as u64, max_split_depth(n) as u64),
             Quantity::Shards => (1, MAX_SHARDS as u64),
             Quantity::Probes => (1, MAX_PROBES),
+            Quantity::SampleSeconds => (0, MAX_SAMPLE_SECONDS),
         }
     }
 
@@ -101,6 +112,7 @@ impl Quantity {
             Quantity::SplitDepth { .. } => "the split depth",
             Quantity::Shards => "K",
             Quantity::Probes => "the probe count",
+            Quantity::SampleSeconds => "the sampling time in seconds",
         }
     }
 }
@@ -114,6 +126,7 @@ impl fmt::Display for Quantity {
             Quantity::SplitDepth { .. } => "split depth",
             Quantity::Shards => "shard count",
             Quantity::Probes => "probe count",
+            Quantity::SampleSeconds => "sampling time",
         })
     }
 }
@@ -150,6 +163,10 @@ impl fmt::Display for OutOfRange {
             Quantity::SplitDepth { n } => write!(
                 f,
                 "split depth {value} is out of range: for N = {n} it must be from {min} to {max}"
+            ),
+            Quantity::SampleSeconds => write!(
+                f,
+                "sampling time {value} s is out of range: it must be from {min} to {max} seconds"
             ),
             _ => write!(
                 f,
@@ -224,6 +241,15 @@ mod tests {
             Quantity::Threads.parse("0").unwrap_err(),
             "thread count 0 is out of range: it must be from 1 to 4096"
         );
+        assert_eq!(
+            Quantity::SampleSeconds.parse("604801").unwrap_err(),
+            "sampling time 604801 s is out of range: it must be from 0 to 604800 seconds"
+        );
+        assert_eq!(
+            Quantity::SampleSeconds.parse("5m").unwrap_err(),
+            "the sampling time in seconds must be an integer from 0 to 604800"
+        );
+        assert_eq!(Quantity::SampleSeconds.parse("0"), Ok(0));
         assert!(resolve_threads(Some(0)).is_err());
         assert_eq!(resolve_threads(Some(3)).unwrap(), 3);
         assert!(resolve_threads(None).unwrap() >= 1);

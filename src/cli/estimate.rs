@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use nqueens::limits::{Quantity, DEFAULT_PROBES};
-use nqueens::{estimate_with, Estimate, EstimateStage};
+use nqueens::limits::{Quantity, DEFAULT_PROBES, DEFAULT_SAMPLE_SECONDS};
+use nqueens::{estimate_with, Estimate, EstimateStage, Sampling};
 
 use super::args::{board_size, parse_quantity, RunArgs};
 use super::numbers::{core_time, grouped, grouped_usize, threads};
@@ -19,6 +19,7 @@ Examples:
   nqueens estimate 20 --threads 64            # the time on 64 threads
   nqueens estimate 19 --memory 32M --threads 2    # within a budget: less memory, more time
   nqueens estimate 27 --engine backtrack --probes 100000 --json
+  nqueens estimate 20 --sample-seconds 60     # a minute more of units: a narrower interval
   nqueens estimate 24 --engine backtrack --threads 16 --shard-hours 24
                                               # shards of a day each on a 16-thread node";
 
@@ -32,15 +33,35 @@ pub struct EstimateArgs {
     pub run: RunArgs,
     /// Random probes to draw for the backtracking engine (more probes, narrower
     /// spread); the join engine times a sample of its units instead.
-    #[arg(long, value_name = "P", default_value_t = DEFAULT_PROBES, value_parser = probes)]
+    #[arg(
+        long,
+        value_name = "P",
+        default_value_t = DEFAULT_PROBES,
+        value_parser = probes,
+        allow_negative_numbers = true
+    )]
     pub probes: u64,
     /// Seed of the probes (the same seed gives the same node estimate) or of the
     /// sample of units.
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
+    /// Seconds the join engine keeps timing units after it has timed two of each cost
+    /// class, from 0 to 604800 (a week; it stops sooner once 64 units of every class
+    /// are timed): more units timed, a narrower interval. From n = 26 on a unit takes
+    /// seconds to minutes, so the default times little beyond those two; give an hour
+    /// or more before planning a frontier run on the figure. The backtracking engine
+    /// draws probes instead.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = DEFAULT_SAMPLE_SECONDS,
+        value_parser = sample_seconds,
+        allow_negative_numbers = true
+    )]
+    pub sample_seconds: u64,
     /// Also give the number of shards (`count --shard I/K`) whose runs on these
     /// threads last at most H hours each, from 0.01 to 100000.
-    #[arg(long, value_name = "H", value_parser = shard_hours)]
+    #[arg(long, value_name = "H", value_parser = shard_hours, allow_negative_numbers = true)]
     pub shard_hours: Option<f64>,
     /// Print one JSON object instead of the summary.
     #[arg(long)]
@@ -89,6 +110,10 @@ fn probes(s: &str) -> Result<u64, String> {
     parse_quantity(s, Quantity::Probes).map(|p| p as u64)
 }
 
+fn sample_seconds(s: &str) -> Result<u64, String> {
+    parse_quantity(s, Quantity::SampleSeconds).map(|seconds| seconds as u64)
+}
+
 /// Runs `estimate`.
 pub fn run(args: &EstimateArgs) -> Outcome {
     let options = args.run.options(args.n)?;
@@ -100,7 +125,12 @@ pub fn run(args: &EstimateArgs) -> Outcome {
             bar.set_message(format!("estimate: {units} units timed"));
         }
     };
-    let e = estimate_with(args.n, &options, args.probes, args.seed, &shown);
+    let sampling = Sampling {
+        probes: args.probes,
+        seed: args.seed,
+        unit_seconds: args.sample_seconds,
+    };
+    let e = estimate_with(args.n, &options, &sampling, &shown);
     bar.finish_and_clear();
     let e = e?;
     let text = if args.json {

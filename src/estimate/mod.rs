@@ -17,14 +17,14 @@
 pub(crate) mod scaling;
 pub(crate) mod units;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use crate::cpu::Kernel;
 use crate::engine::{self, Engine, Request};
 use crate::error::Error;
-use crate::limits::{resolve_threads, Quantity};
+use crate::limits::{resolve_threads, Quantity, DEFAULT_PROBES, DEFAULT_SAMPLE_SECONDS};
 use crate::model::placement::Placement;
 use crate::pool::build_pool;
 use crate::run::count::options::Options;
@@ -63,6 +63,10 @@ pub struct Estimate {
     /// The join engine: the cost classes its units were sorted into for sampling.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unit_classes: Option<u64>,
+    /// The join engine: the seconds it kept timing units after timing two of each
+    /// class ([`Sampling::unit_seconds`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sample_seconds: Option<u64>,
     /// The seed of the probes or of the sample of units.
     pub seed: u64,
     /// The backtracking engine: the estimated nodes (queens placed), as `count --json`
@@ -169,9 +173,36 @@ impl Timing {
     }
 }
 
+/// How an estimate measures the work: the backtracking engine's probes, the join
+/// engine's time spent timing units, and the seed of either draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sampling {
+    /// Random probes for the backtracking engine (more probes, narrower spread).
+    pub probes: u64,
+    /// The seed of the probes or of the sample of units.
+    pub seed: u64,
+    /// The seconds the join engine keeps timing units after it has timed two of each
+    /// cost class (more units, narrower spread), until 64 of every class are timed;
+    /// 0 times those two only.
+    pub unit_seconds: u64,
+}
+
+impl Default for Sampling {
+    /// [`DEFAULT_PROBES`] probes, seed 0, [`DEFAULT_SAMPLE_SECONDS`] seconds.
+    fn default() -> Sampling {
+        Sampling {
+            probes: DEFAULT_PROBES,
+            seed: 0,
+            unit_seconds: DEFAULT_SAMPLE_SECONDS,
+        }
+    }
+}
+
 /// Estimates the time and memory of `count(n, options)`: with `probes` probes seeded
 /// by `seed` for the backtracking engine (and a short real search to measure its
-/// speed), or a sample of units drawn by `seed` for the join engine.
+/// speed), or a sample of units drawn by `seed` for the join engine, timed for
+/// [`DEFAULT_SAMPLE_SECONDS`] after two of each cost class ([`estimate_with`] takes
+/// any [`Sampling`]).
 ///
 /// # Errors
 /// [`Error::OutOfRange`] for a board size, thread count, split depth or probe count
@@ -180,7 +211,12 @@ impl Timing {
 /// [`Error::EngineUnsuited`] for an engine with options it cannot serve;
 /// [`Error::ThreadPool`] when the threads cannot start.
 pub fn estimate(n: usize, options: &Options, probes: u64, seed: u64) -> Result<Estimate, Error> {
-    estimate_with(n, options, probes, seed, &|_| {})
+    let sampling = Sampling {
+        probes,
+        seed,
+        ..Sampling::default()
+    };
+    estimate_with(n, options, &sampling, &|_| {})
 }
 
 /// What an estimate is doing, told as it goes (for a display).
@@ -209,6 +245,7 @@ impl Estimate {
             units_sampled: None,
             units_partial: None,
             unit_classes: None,
+            sample_seconds: None,
             seed,
             nodes: None,
             nodes_stderr: None,
@@ -235,18 +272,25 @@ impl Estimate {
     }
 }
 
-/// [`estimate()`], telling `progress` what it is doing as it goes.
+/// [`estimate()`] with the measurement `sampling`, telling `progress` what it is doing
+/// as it goes.
 ///
 /// # Errors
-/// As [`estimate()`].
+/// As [`estimate()`], and [`Error::OutOfRange`] for a sampling time over
+/// [`MAX_SAMPLE_SECONDS`](crate::limits::MAX_SAMPLE_SECONDS).
 pub fn estimate_with(
     n: usize,
     options: &Options,
-    probes: u64,
-    seed: u64,
+    sampling: &Sampling,
     progress: &(dyn Fn(EstimateStage) + Sync),
 ) -> Result<Estimate, Error> {
+    let Sampling {
+        probes,
+        seed,
+        unit_seconds,
+    } = *sampling;
     Quantity::Probes.check(i128::from(probes))?;
+    Quantity::SampleSeconds.check(i128::from(unit_seconds))?;
     let threads = resolve_threads(options.threads)?;
     let placement = Placement::empty(n)?;
     let request = Request {
@@ -306,11 +350,13 @@ pub fn estimate_with(
         }
     } else {
         let sample = pool.install(|| {
-            units::sample_units(plan.as_ref(), seed, &|units| {
+            let budget = Duration::from_secs(unit_seconds);
+            units::sample_units(plan.as_ref(), seed, budget, &|units| {
                 progress(EstimateStage::Measuring { units });
             })
         })?;
         e.units_sampled = Some(sample.samples);
+        e.sample_seconds = Some(unit_seconds);
         e.units_partial = Some(sample.partial);
         e.unit_classes = Some(sample.classes);
         set_work(&mut e, counting.work(0), sample.work, None);
@@ -339,5 +385,49 @@ fn set_work(e: &mut Estimate, unit: crate::engine::Work, work: f64, stderr: Opti
         e.nodes_high = Some(work + Z95 * stderr);
     } else {
         e.pairs = Some(work);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EngineChoice;
+    use crate::limits::MAX_SAMPLE_SECONDS;
+
+    /// The join engine on one thread.
+    fn join_options() -> Options {
+        Options {
+            threads: Some(1),
+            engine: EngineChoice::Join,
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn no_sampling_time_times_two_units_of_each_class() {
+        let sampling = Sampling {
+            unit_seconds: 0,
+            ..Sampling::default()
+        };
+        let e = estimate_with(14, &join_options(), &sampling, &|_| {}).unwrap();
+        let (sampled, classes) = (e.units_sampled.unwrap(), e.unit_classes.unwrap());
+        assert!(
+            sampled >= classes && sampled <= 2 * classes,
+            "{sampled} of {classes}"
+        );
+        assert_eq!(e.sample_seconds, Some(0));
+        assert!(e.seconds.unwrap() > 0.0);
+    }
+
+    #[test]
+    fn a_sampling_time_past_its_range_is_refused() {
+        let sampling = Sampling {
+            unit_seconds: MAX_SAMPLE_SECONDS + 1,
+            ..Sampling::default()
+        };
+        let refused = estimate_with(14, &join_options(), &sampling, &|_| {});
+        assert!(matches!(refused, Err(Error::OutOfRange(_))), "{refused:?}");
+        let backtrack = estimate(10, &Options::default(), 1000, 0).unwrap();
+        assert_eq!(backtrack.sample_seconds, None);
     }
 }

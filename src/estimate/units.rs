@@ -7,8 +7,10 @@
 //! with the smallest seeded hash of their index (a uniform draw without replacement,
 //! the same for the same seed whatever the thread count). Every class is timed (the
 //! heaviest included), at least twice where it has two units; then, until the time
-//! budget is spent, the next unit timed is from the class where one more sample most
-//! reduces the variance of the estimate (Neyman allocation, step by step).
+//! budget is spent (the caller's: 5 seconds by default, longer for a narrower interval
+//! on the large boards, whose units take seconds each), the next unit timed is from the
+//! class where one more sample most reduces the variance of the estimate (Neyman
+//! allocation, step by step).
 //!
 //! **Estimate.** The total is the sum over classes of units times mean time, its
 //! variance the sum of `N² s² / k (1 - k / N)` (`k` units timed of `N`, sample
@@ -25,9 +27,6 @@ use rayon::prelude::*;
 use crate::engine::Plan;
 use crate::error::Error;
 use crate::sampling::rng::SplitMix64;
-
-/// The time spent timing units, after every class has been timed.
-pub(crate) const SAMPLE_BUDGET: Duration = Duration::from_secs(5);
 
 /// The units kept per class to draw from.
 const RESERVOIR: usize = 64;
@@ -144,9 +143,9 @@ impl Class {
     }
 }
 
-/// Times units of `plan` (see the module docs) for about [`SAMPLE_BUDGET`] after
-/// timing every class, telling `progress` the units timed so far, and scales their
-/// times and work up to all units.
+/// Times units of `plan` (see the module docs) for about `budget` after timing two of
+/// every class, telling `progress` the units timed so far, and scales their times and
+/// work up to all units.
 ///
 /// # Errors
 /// As the plan's units (memory that cannot be had).
@@ -157,6 +156,7 @@ impl Class {
 pub(crate) fn sample_units(
     plan: &dyn Plan,
     seed: u64,
+    budget: Duration,
     progress: &dyn Fn(u64),
 ) -> Result<UnitSample, Error> {
     let mut classes = classes(plan, seed);
@@ -178,7 +178,7 @@ pub(crate) fn sample_units(
         }
     }
     let start = Instant::now();
-    while start.elapsed() < SAMPLE_BUDGET {
+    while start.elapsed() < budget {
         let cv2 = pooled_cv2(&classes);
         let best = classes
             .iter_mut()

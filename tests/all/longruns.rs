@@ -269,6 +269,40 @@ fn progress_goes_to_stderr_only_when_asked() {
         .stderr("");
 }
 
+/// The join engine's estimate times two units of each cost class, then keeps timing
+/// units for `--sample-seconds` (a longer time, more units; its range is checked in
+/// `statuses`).
+#[test]
+fn join_estimate_samples_for_the_time_given() {
+    let args = |seconds: &str| {
+        json(&[
+            "estimate",
+            "16",
+            "--engine",
+            "join",
+            "--threads",
+            "1",
+            "--sample-seconds",
+            seconds,
+            "--json",
+        ])
+    };
+    let only_two = args("0");
+    let classes = only_two["unit_classes"].as_u64().unwrap();
+    let sampled = only_two["units_sampled"].as_u64().unwrap();
+    assert!(
+        sampled <= 2 * classes,
+        "{sampled} units of {classes} classes"
+    );
+    assert_eq!(only_two["sample_seconds"], 0);
+    let longer = args("1");
+    assert!(
+        longer["units_sampled"].as_u64().unwrap() > sampled,
+        "{longer} against {only_two}"
+    );
+    assert_eq!(longer["sample_seconds"], 1);
+}
+
 #[test]
 fn estimate_is_within_its_spread() {
     let count = json(&["count", "12", "--engine", "backtrack", "--json"]);

@@ -199,6 +199,17 @@ fn bad_values_are_exit_2_on_every_command() {
         "board, leetcode, columns, jsonl",
     );
     refused(&["estimate", "10", "--probes", "0"], "probe count");
+    refused(&["estimate", "10", "--probes", "-1"], "probe count");
+    refused(
+        &["estimate", "10", "--shard-hours", "-1"],
+        "from 0.01 to 100000",
+    );
+    for seconds in ["604801", "-1", "5m", "1.5", ""] {
+        refused(
+            &["estimate", "16", "--sample-seconds", seconds],
+            "sampling time in seconds must be an integer from 0 to 604800",
+        );
+    }
     refused(&["count", "8", "-j", "0"], "from 1 to 4096");
     refused(
         &["compare", "a", "b", "--threshold", "-1"],

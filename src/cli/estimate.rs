@@ -19,7 +19,7 @@ Examples:
   nqueens estimate 20 --threads 64            # the time on 64 threads
   nqueens estimate 19 --memory 32M --threads 2    # within a budget: less memory, more time
   nqueens estimate 27 --engine backtrack --probes 100000 --json
-  nqueens estimate 20 --sample-seconds 60     # a minute more of units: a narrower interval
+  nqueens estimate 20 --sample-seconds 60     # up to a minute more of units: a narrower interval
   nqueens estimate 24 --engine backtrack --threads 16 --shard-hours 24
                                               # shards of a day each on a 16-thread node";
 
@@ -49,8 +49,8 @@ pub struct EstimateArgs {
     /// class, from 0 to 604800 (a week; it stops sooner once 64 units of every class
     /// are timed): more units timed, a narrower interval. From n = 26 on a unit takes
     /// seconds to minutes, so the default times little beyond those two; give an hour
-    /// or more before planning a frontier run on the figure. The backtracking engine
-    /// draws probes instead.
+    /// or more, and compare several seeds, before planning a frontier run on the
+    /// figure. The backtracking engine draws probes instead.
     #[arg(
         long,
         value_name = "SECONDS",

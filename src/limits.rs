@@ -164,10 +164,6 @@ impl fmt::Display for OutOfRange {
                 f,
                 "split depth {value} is out of range: for N = {n} it must be from {min} to {max}"
             ),
-            Quantity::SampleSeconds => write!(
-                f,
-                "sampling time {value} s is out of range: it must be from {min} to {max} seconds"
-            ),
             _ => write!(
                 f,
                 "{quantity} {value} is out of range: it must be from {min} to {max}"
@@ -243,7 +239,7 @@ mod tests {
         );
         assert_eq!(
             Quantity::SampleSeconds.parse("604801").unwrap_err(),
-            "sampling time 604801 s is out of range: it must be from 0 to 604800 seconds"
+            "sampling time 604801 is out of range: it must be from 0 to 604800"
         );
         assert_eq!(
             Quantity::SampleSeconds.parse("5m").unwrap_err(),

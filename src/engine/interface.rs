@@ -150,6 +150,14 @@ pub(crate) trait Plan: Sync + Send {
         0
     }
 
+    /// The sampling weight of unit `index`: a prediction of its cost relative to the
+    /// others of its class (positive; 1 for all unless the engine can tell). An
+    /// estimate draws the units it times in proportion to it, so the heavy ones are
+    /// timed first, and scales their times by the class's total weight.
+    fn unit_weight(&self, _index: usize) -> f64 {
+        1.0
+    }
+
     /// The time and work of unit `index` on one thread (its CPU time): measured by
     /// running it whole,
     /// or, for a unit too long to run in an estimate, by running part of it and

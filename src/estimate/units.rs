@@ -2,23 +2,36 @@
 //! and scaling their times up to all units (for engines without their own estimate,
 //! such as the join engine).
 //!
-//! **Strata.** The plan puts each unit in a cost class ([`Plan::unit_class`]); a pass
-//! over all units counts the units of each class and keeps, for each, the few units
-//! with the smallest seeded hash of their index (a uniform draw without replacement,
-//! the same for the same seed whatever the thread count). Every class is timed (the
-//! heaviest included), at least twice where it has two units; then, until the time
-//! budget is spent (the caller's: 5 seconds by default, longer for a narrower interval
-//! on the large boards, whose units take seconds each), the next unit timed is from the
-//! class where one more sample most reduces the variance of the estimate (Neyman
-//! allocation, step by step).
+//! **Strata.** The plan puts each unit in a cost class ([`Plan::unit_class`]), and
+//! each class is sampled on its own; every class is timed (the heaviest included), at
+//! least twice where it has two units. Then, until the time budget is spent (the
+//! caller's: 5 seconds by default, longer for a narrower interval on the large boards,
+//! whose units take seconds each), the next unit timed is from the class where one
+//! more sample most reduces the variance of the estimate (Neyman allocation, step by
+//! step).
 //!
-//! **Estimate.** The total is the sum over classes of units times mean time, its
-//! variance the sum of `N² s² / k (1 - k / N)` (`k` units timed of `N`, sample
-//! variance `s²`; a class timed once borrows the spread of the others, relative to
-//! its mean). A unit too long to run in an estimate is run in part and scaled up by
-//! the engine ([`Plan::time_unit`]). The number of units timed depends on this
-//! machine's speed, so the estimate is reproducible in its sample order, not in its
-//! size.
+//! **Draw.** Within a class the units are drawn by *priority sampling* (Duffield, Lund
+//! and Thorup, 2007): unit `i`, of weight `w_i` ([`Plan::unit_weight`], the engine's
+//! prediction of its cost), gets the priority `w_i / u_i` for a seeded uniform `u_i`
+//! in (0, 1], and the units are timed in falling priority. A pass over all units keeps
+//! the [`RESERVOIR`] + 1 highest priorities of each class, the same for the same seed
+//! whatever the thread count. Heavy units are timed first, so a class whose cost sits
+//! in a few heavy units is not judged by its light ones.
+//!
+//! **Estimate.** With `k` units of a class timed and `τ` the priority of the next,
+//! unit `i` was in the sample with probability `p_i = min(1, w_i / τ)` given the
+//! others' priorities. The class's time is estimated as its total weight `W` (summed
+//! over all its units in the pass) times `Σ t_i / p_i` over `Σ w_i / p_i`: a ratio
+//! estimator, which for a light sample is `W` times the mean of `t_i / w_i`, so it
+//! comes out right however well the weights predict the times (they change only its
+//! variance), and the weights the sample happens to meet do not scale it. Its variance
+//! is estimated as `Σ ((t_i - R w_i) / p_i)² (1 - p_i)`, `R` the estimated time per
+//! weight; for equal weights that is the usual `N² s² / k (1 - k / N)`. A class whose
+//! units are all timed has `p_i = 1`: its time is exact. The total and its variance
+//! are the sums over the classes. A unit too long to run in an estimate is run in part
+//! and scaled up by the engine ([`Plan::time_unit`]). The number of units timed
+//! depends on this machine's speed, so the estimate is reproducible in its sample
+//! order, not in its size.
 
 use std::time::{Duration, Instant};
 
@@ -28,7 +41,8 @@ use crate::engine::Plan;
 use crate::error::Error;
 use crate::sampling::rng::SplitMix64;
 
-/// The units kept per class to draw from.
+/// The most units timed per class (one more is drawn, whose priority sets the others'
+/// inclusion probabilities).
 const RESERVOIR: usize = 64;
 
 /// What a sample of units says about the whole count.
@@ -48,26 +62,72 @@ pub(crate) struct UnitSample {
     pub(crate) work: f64,
 }
 
+/// A unit drawn: its priority key `u / w` (the smaller, the earlier it is timed, as
+/// the bits of a non-negative `f64`, which order as the numbers do), its index and its
+/// weight `w`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Draw {
+    /// `u / w`, as `f64` bits.
+    key: u64,
+    /// The unit.
+    index: usize,
+    /// Its weight.
+    weight: f64,
+}
+
+impl Draw {
+    /// The order of the draw: key, then index.
+    fn order(&self) -> (u64, usize) {
+        (self.key, self.index)
+    }
+}
+
 /// One class: its unit count, the units drawn for it, and their times.
 #[derive(Clone, Debug, Default)]
 struct Class {
     /// Its units.
     units: u64,
-    /// Up to [`RESERVOIR`] of them, as (hash, index), smallest hash first.
-    drawn: Vec<(u64, usize)>,
-    /// The times of those timed so far.
+    /// The sum of their weights.
+    weight: f64,
+    /// Up to [`RESERVOIR`] + 1 of them, highest priority first.
+    drawn: Vec<Draw>,
+    /// The times of those timed so far (the first `seconds.len()` of `drawn`).
     seconds: Vec<f64>,
     /// Their work.
     work: Vec<f64>,
 }
 
-/// The seeded hash that orders a class's units (a uniform random order).
-fn hash(seed: u64, index: usize) -> u64 {
-    SplitMix64::new(seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)).next_u64()
+/// The seeded uniform in (0, 1] that orders a class's units with their weights.
+#[allow(clippy::cast_precision_loss, reason = "53 bits, exact in an f64")]
+fn uniform(seed: u64, index: usize) -> f64 {
+    let bits =
+        SplitMix64::new(seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)).next_u64() >> 11;
+    (bits + 1) as f64 / (1u64 << 53) as f64
 }
 
-/// Counts each class of `plan`'s units and keeps [`RESERVOIR`] of each drawn by
-/// `seed`, on the current rayon pool.
+/// The draw of unit `index` of weight `weight` under `seed`.
+fn draw(seed: u64, index: usize, weight: f64) -> Draw {
+    // A weight that is not a positive finite number counts as 1.
+    let weight = if weight.is_finite() && weight > 0.0 {
+        weight
+    } else {
+        1.0
+    };
+    Draw {
+        key: (uniform(seed, index) / weight).to_bits(),
+        index,
+        weight,
+    }
+}
+
+/// Keeps the [`RESERVOIR`] + 1 draws of `drawn` that come first.
+fn keep_first(drawn: &mut Vec<Draw>) {
+    drawn.sort_unstable_by_key(Draw::order);
+    drawn.truncate(RESERVOIR + 1);
+}
+
+/// Counts each class of `plan`'s units and keeps the [`RESERVOIR`] + 1 highest
+/// priorities of each under `seed`, on the current rayon pool.
 fn classes(plan: &dyn Plan, seed: u64) -> Vec<Class> {
     let merge = |mut a: Vec<Class>, b: Vec<Class>| {
         if a.len() < b.len() {
@@ -75,9 +135,9 @@ fn classes(plan: &dyn Plan, seed: u64) -> Vec<Class> {
         }
         for (into, from) in a.iter_mut().zip(b) {
             into.units += from.units;
+            into.weight += from.weight;
             into.drawn.extend(from.drawn);
-            into.drawn.sort_unstable();
-            into.drawn.truncate(RESERVOIR);
+            keep_first(&mut into.drawn);
         }
         a
     };
@@ -90,56 +150,107 @@ fn classes(plan: &dyn Plan, seed: u64) -> Vec<Class> {
             }
             let c = &mut classes[class];
             c.units += 1;
-            let key = (hash(seed, index), index);
-            if c.drawn.len() < RESERVOIR {
-                c.drawn.push(key);
-                c.drawn.sort_unstable();
-            } else if key < c.drawn[RESERVOIR - 1] {
-                c.drawn[RESERVOIR - 1] = key;
-                c.drawn.sort_unstable();
+            let unit = draw(seed, index, plan.unit_weight(index));
+            c.weight += unit.weight;
+            if c.drawn.len() <= RESERVOIR {
+                c.drawn.push(unit);
+            } else if unit.order() < c.drawn[RESERVOIR].order() {
+                c.drawn[RESERVOIR] = unit;
+            } else {
+                return classes;
             }
+            c.drawn.sort_unstable_by_key(Draw::order);
             classes
         })
         .reduce(Vec::new, merge)
 }
 
-/// The mean and sample variance of `values` (variance 0 for fewer than two).
-#[allow(
-    clippy::cast_precision_loss,
-    reason = "an estimate: a sample has far fewer than 2^52 values"
-)]
-fn mean_variance(values: &[f64]) -> (f64, f64) {
-    let k = values.len() as f64;
-    if values.is_empty() {
-        return (0.0, 0.0);
-    }
-    let mean = values.iter().sum::<f64>() / k;
-    if values.len() < 2 {
-        return (mean, 0.0);
-    }
-    let squares: f64 = values.iter().map(|v| (v - mean) * (v - mean)).sum();
-    (mean, squares / (k - 1.0))
+/// A class's estimate from its units timed: the time, the work and the time's
+/// variance.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Total {
+    /// Seconds.
+    seconds: f64,
+    /// Work.
+    work: f64,
+    /// The variance of `seconds`.
+    variance: f64,
 }
 
 impl Class {
-    /// Its variance contribution with `timed` units timed, the squared coefficient of
-    /// variation `cv2` standing in for a class timed once.
-    #[allow(
-        clippy::cast_precision_loss,
-        reason = "an estimate: unit counts below 2^52"
-    )]
-    fn variance(&self, timed: usize, cv2: f64) -> f64 {
-        let (mean, mut variance) = mean_variance(&self.seconds);
-        if self.seconds.len() < 2 {
-            variance = cv2 * mean * mean;
-        }
-        let (n, k) = (self.units as f64, timed.max(1) as f64);
-        n * n * variance / k * (1.0 - k / n).max(0.0)
+    /// Whether every unit of the class is among those drawn.
+    fn drawn_whole(&self) -> bool {
+        self.drawn.len() as u64 == self.units
     }
 
-    /// Whether a unit of it is left to time.
+    /// Whether a unit of it is left to time: a drawn one, and, unless the class is
+    /// drawn whole, one more after it whose priority sets the threshold.
     fn can_draw(&self) -> bool {
-        self.seconds.len() < self.drawn.len()
+        let limit = if self.drawn_whole() {
+            self.drawn.len()
+        } else {
+            self.drawn.len().saturating_sub(1)
+        };
+        self.seconds.len() < limit
+    }
+
+    /// The estimate from the units timed (see the module docs): the class's weight
+    /// times the timed units' figures over their weights, each unit counted over its
+    /// inclusion probability.
+    fn total(&self) -> Total {
+        let timed = self.seconds.len();
+        // The threshold priority's key; none when every unit is timed.
+        let threshold = self.drawn.get(timed).map(|next| f64::from_bits(next.key));
+        let inclusion = |unit: &Draw| threshold.map_or(1.0, |key| (unit.weight * key).min(1.0));
+        let (mut seconds, mut work, mut weight) = (0.0, 0.0, 0.0);
+        for ((unit, &s), &w) in self.drawn.iter().zip(&self.seconds).zip(&self.work) {
+            let p = inclusion(unit);
+            seconds += s / p;
+            work += w / p;
+            weight += unit.weight / p;
+        }
+        if weight <= 0.0 {
+            return Total::default();
+        }
+        let scale = self.weight / weight;
+        let per_weight = seconds / weight;
+        let residuals = self
+            .drawn
+            .iter()
+            .zip(&self.seconds)
+            .map(|(unit, &s)| {
+                let p = inclusion(unit);
+                let residual = (s - per_weight * unit.weight) / p;
+                residual * residual * (1.0 - p)
+            })
+            .sum::<f64>();
+        // The residuals of k units have k - 1 degrees of freedom; one unit timed of
+        // many (never so after the first rounds) counts as a draw of its own.
+        let variance = match timed {
+            0 => 0.0,
+            1 => {
+                let p = inclusion(&self.drawn[0]);
+                let scaled = self.seconds[0] / p;
+                scaled * scaled * (1.0 - p) / (scale * scale)
+            }
+            k => residuals * k as f64 / (k - 1) as f64,
+        };
+        Total {
+            seconds: seconds * scale,
+            work: work * scale,
+            variance: variance * scale * scale,
+        }
+    }
+
+    /// The variance one more unit timed would take away, were the variance to fall
+    /// as one over the units timed.
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "an estimate: at most RESERVOIR units timed"
+    )]
+    fn gain(&self) -> f64 {
+        let timed = self.seconds.len() as f64;
+        self.total().variance / (timed + 1.0)
     }
 }
 
@@ -162,7 +273,7 @@ pub(crate) fn sample_units(
     let mut classes = classes(plan, seed);
     let (mut samples, mut partial) = (0u64, 0u64);
     let mut time = |class: &mut Class| -> Result<(), Error> {
-        let index = class.drawn[class.seconds.len()].1;
+        let index = class.drawn[class.seconds.len()].index;
         let timed = plan.time_unit(index)?;
         class.seconds.push(timed.seconds);
         class.work.push(timed.work);
@@ -179,28 +290,22 @@ pub(crate) fn sample_units(
     }
     let start = Instant::now();
     while start.elapsed() < budget {
-        let cv2 = pooled_cv2(&classes);
         let best = classes
             .iter_mut()
             .filter(|c| c.can_draw())
-            .map(|c| {
-                let k = c.seconds.len();
-                let gain = c.variance(k, cv2) - c.variance(k + 1, cv2);
-                (gain, c)
-            })
+            .map(|c| (c.gain(), c))
             .max_by(|a, b| a.0.total_cmp(&b.0));
         match best {
             Some((_, class)) => time(class)?,
             None => break,
         }
     }
-    let cv2 = pooled_cv2(&classes);
     let (mut seconds, mut work, mut variance) = (0.0, 0.0, 0.0);
-    for class in classes.iter().filter(|c| !c.seconds.is_empty()) {
-        let n = class.units as f64;
-        seconds += n * mean_variance(&class.seconds).0;
-        work += n * mean_variance(&class.work).0;
-        variance += class.variance(class.seconds.len(), cv2);
+    for class in &classes {
+        let total = class.total();
+        seconds += total.seconds;
+        work += total.work;
+        variance += total.variance;
     }
     Ok(UnitSample {
         samples,
@@ -212,46 +317,131 @@ pub(crate) fn sample_units(
     })
 }
 
-/// The mean squared coefficient of variation of the classes timed at least twice
-/// (1 where none is: as spread as an exponential distribution).
-#[allow(clippy::cast_precision_loss, reason = "an estimate")]
-fn pooled_cv2(classes: &[Class]) -> f64 {
-    let ratios: Vec<f64> = classes
-        .iter()
-        .filter(|c| c.seconds.len() >= 2)
-        .filter_map(|c| {
-            let (mean, variance) = mean_variance(&c.seconds);
-            (mean > 0.0).then(|| variance / (mean * mean))
-        })
-        .collect();
-    if ratios.is_empty() {
-        1.0
-    } else {
-        ratios.iter().sum::<f64>() / ratios.len() as f64
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn mean_and_variance() {
-        assert_eq!(mean_variance(&[]), (0.0, 0.0));
-        assert_eq!(mean_variance(&[3.0]), (3.0, 0.0));
-        let (mean, variance) = mean_variance(&[1.0, 2.0, 3.0]);
-        assert!((mean - 2.0).abs() < 1e-12 && (variance - 1.0).abs() < 1e-12);
+    /// A class of `units` units whose first draws have `weights` and are timed
+    /// `seconds` (work alike), under `seed`.
+    fn class(units: u64, weights: &[f64], seconds: &[f64]) -> Class {
+        let mut drawn: Vec<Draw> = weights
+            .iter()
+            .enumerate()
+            .map(|(index, &weight)| draw(7, index, weight))
+            .collect();
+        drawn.sort_unstable_by_key(Draw::order);
+        Class {
+            units,
+            weight: weights.iter().sum::<f64>() * units as f64 / weights.len() as f64,
+            drawn,
+            seconds: seconds.to_vec(),
+            work: seconds.to_vec(),
+        }
     }
 
     #[test]
-    fn a_fully_timed_class_adds_no_variance() {
-        let class = Class {
-            units: 2,
-            drawn: vec![(0, 0), (1, 1)],
-            seconds: vec![1.0, 3.0],
-            work: vec![1.0, 3.0],
+    fn a_fully_timed_class_is_exact() {
+        let whole = class(2, &[1.0, 5.0], &[1.0, 3.0]);
+        assert!(!whole.can_draw());
+        let total = whole.total();
+        assert!((total.seconds - 4.0).abs() < 1e-12 && (total.work - 4.0).abs() < 1e-12);
+        assert!(total.variance.abs() < f64::EPSILON);
+    }
+
+    #[test]
+    fn a_partly_timed_class_scales_up_and_keeps_its_threshold_unit() {
+        // Three units drawn of ten: two can be timed, the third sets the threshold.
+        let mut part = class(10, &[1.0, 1.0, 1.0], &[2.0]);
+        assert!(part.can_draw());
+        part.seconds.push(5.0);
+        part.work.push(5.0);
+        assert!(!part.can_draw());
+        let total = part.total();
+        // Ten units of equal weight, two timed: ten times their mean.
+        assert!(
+            (total.seconds - 35.0).abs() < 1e-9 && total.variance > 0.0,
+            "{total:?}"
+        );
+    }
+
+    #[test]
+    fn draws_are_uniforms_over_weights() {
+        let unit = draw(3, 11, 4.0);
+        let u = uniform(3, 11);
+        assert!(u > 0.0 && u <= 1.0);
+        assert_eq!(f64::from_bits(unit.key), u / 4.0);
+        // A weight that is no positive number counts as 1.
+        for weight in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(draw(3, 11, weight).weight, 1.0);
+        }
+    }
+
+    /// The estimates of the total of `times` from `rounds` seeds, `k` units timed,
+    /// drawn by `weights`.
+    fn estimates(times: &[f64], weights: &[f64], k: usize, rounds: u64) -> Vec<f64> {
+        (0..rounds)
+            .map(|seed| {
+                let mut drawn: Vec<Draw> = weights
+                    .iter()
+                    .enumerate()
+                    .map(|(index, &weight)| draw(seed, index, weight))
+                    .collect();
+                keep_first(&mut drawn);
+                let timed: Vec<f64> = drawn[..k].iter().map(|d| times[d.index]).collect();
+                let class = Class {
+                    units: times.len() as u64,
+                    weight: weights.iter().map(|&w| draw(0, 0, w).weight).sum(),
+                    seconds: timed.clone(),
+                    work: timed,
+                    drawn,
+                };
+                class.total().seconds
+            })
+            .collect()
+    }
+
+    /// Whatever the weights, the estimates of a skewed class's total average out to
+    /// it; weights that follow the times spread them less than equal weights.
+    #[test]
+    fn priority_draws_estimate_the_total_and_good_weights_narrow_it() {
+        let times: Vec<f64> = (0..200)
+            .map(|i| {
+                if i % 50 == 0 {
+                    400.0
+                } else {
+                    1.0 + f64::from(i % 7)
+                }
+            })
+            .collect();
+        let truth: f64 = times.iter().sum();
+        let spread = |weights: &[f64]| {
+            let all = estimates(&times, weights, 8, 4000);
+            let mean = all.iter().sum::<f64>() / all.len() as f64;
+            assert!((mean / truth - 1.0).abs() < 0.05, "{mean} against {truth}");
+            let squares = all.iter().map(|e| (e - truth) * (e - truth)).sum::<f64>();
+            (squares / all.len() as f64).sqrt() / truth
         };
-        assert!(class.variance(2, 1.0).abs() < f64::EPSILON);
-        assert!(class.variance(1, 1.0) > 0.0);
+        let equal = spread(&[1.0; 200]);
+        let square_roots = spread(&times.iter().map(|t| t.sqrt()).collect::<Vec<_>>());
+        let exact = spread(&times);
+        assert!(exact < 1e-9, "{exact}");
+        assert!(square_roots < equal / 2.0, "{square_roots} against {equal}");
+    }
+
+    /// Equal weights give the usual estimate of a simple random sample: the class's
+    /// units times the mean, and its variance.
+    #[test]
+    fn equal_weights_are_a_simple_random_sample() {
+        let mut part = class(100, &[1.0; 5], &[1.0, 2.0, 3.0, 4.0]);
+        part.weight = 100.0;
+        let total = part.total();
+        assert!((total.seconds - 250.0).abs() < 1e-9, "{total:?}");
+        // N² s² / k (1 - p): s² = 5/3 and p the threshold unit's uniform, about k / N.
+        let p = f64::from_bits(part.drawn[4].key);
+        let expected = 100.0 * 100.0 * (5.0 / 3.0) / 4.0 * (1.0 - p);
+        assert!(
+            (total.variance / expected - 1.0).abs() < 1e-9,
+            "{total:?} {expected}"
+        );
     }
 }

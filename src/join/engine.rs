@@ -142,6 +142,10 @@ impl Plan for JoinPlan {
         JoinPlan::unit_class(self, index)
     }
 
+    fn unit_weight(&self, index: usize) -> f64 {
+        JoinPlan::unit_weight(self, index)
+    }
+
     fn time_unit(&self, index: usize) -> Result<TimedUnit, Error> {
         JoinPlan::time_unit(self, index)
     }

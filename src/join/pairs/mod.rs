@@ -69,7 +69,7 @@ mod walk;
 use crate::cpu::Level;
 use crate::join::path::Path;
 pub(crate) use blocks::Prepared;
-pub(crate) use walk::BlockClock;
+pub(crate) use walk::{BlockClock, CountedBlock};
 
 /// The bytes of a count's buffers whatever the lists' lengths: the item sample of the
 /// splits and the chunk of items filtered for a block.

@@ -13,6 +13,7 @@
 mod compute;
 pub(crate) mod list;
 mod sides;
+mod size;
 mod spec;
 mod stored;
 #[cfg(test)]
@@ -227,6 +228,12 @@ impl JoinPlan {
         }
     }
 
+    /// The sampling weight of unit `index` (see [`size`]): a relative figure, at
+    /// least 1, that an estimate draws its units in proportion to.
+    pub(crate) fn unit_weight(&self, index: usize) -> f64 {
+        size::sampling_weight(&self.tables, self.units.unit(index))
+    }
+
     /// The time and work of unit `index` on one thread, run whole or in part (see
     /// [`timing`]).
     ///
@@ -250,7 +257,7 @@ impl JoinPlan {
             usize::try_from(memory::inner_len(self.tables.layout.half)).unwrap_or(usize::MAX);
         let timed = scratch
             .try_reserve(self.tables.caps, inner)
-            .map(|()| timing::time(&self.tables, kind, &mut scratch, timing::TARGET_PAIRS));
+            .map(|()| timing::time(&self.tables, kind, &mut scratch, timing::TARGET));
         self.idle
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

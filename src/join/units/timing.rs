@@ -1,11 +1,13 @@
 //! A unit timed for an estimate (on the thread's CPU clock), run in part when it is
 //! long: its sides generated whole (timed, their lengths noted), its first stored
-//! piece prepared, and every item counted against a sample of that piece's blocks,
-//! every `k`-th, so that about [`TARGET_PAIRS`] pairs are counted; the counted blocks'
-//! time (timed block by block, apart from the items' class sort and the splits'
-//! filtering, which a sample does whole as a run does) is scaled by the blocks prepared
-//! over the blocks counted, and the whole by the number of stored pieces. A short unit
-//! is run whole (`k = 1`, one piece).
+//! piece prepared, and every item counted against a sample of that piece's blocks:
+//! every `k`-th, so that about [`TARGET_PAIRS`] pairs are counted, and at least
+//! [`MIN_SAMPLED_BLOCKS`] blocks, and besides them every block whose items come from a
+//! long list (counted for certain: see `join::pairs::BlockClock`). The blocks are timed
+//! one by one, apart from the items' class sort and the splits' filtering, which a
+//! sample does whole as a run does: the certain blocks' time is taken as it is, the
+//! selected ones' scaled up by the other blocks over the selected ones, and the whole
+//! by the number of stored pieces. A short unit is run whole (`k = 1`, one piece).
 //!
 //! The sample is of blocks, not of items: a sample of the items would shorten the
 //! lists each block meets, and make each item dearer (the blocks' tables cost the same),
@@ -18,17 +20,43 @@ use super::stored::StoredWalk;
 use super::Tables;
 use crate::engine::interface::TimedUnit;
 use crate::join::halves::{generate, HalfCursor};
-use crate::join::pairs::{count_sample, keep_without, prepare, prepared_blocks, BlockClock};
+use crate::join::pairs::{
+    count_sample, keep_without, prepare, prepared_blocks, BlockClock, CountedBlock,
+};
 use crate::sampling::cpu_clock::CpuClock;
 
-/// The pairs (item x stored slot) a timed unit counts: about a second's work.
-pub(crate) const TARGET_PAIRS: u64 = 20_000_000_000;
+/// How much of a long unit a timing counts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Target {
+    /// The pairs (item x stored slot) to count.
+    pub(crate) pairs: u64,
+    /// The fewest blocks to count (when the piece has that many).
+    pub(crate) min_blocks: usize,
+}
 
-/// The fewest blocks a sample counts (when the piece has that many).
-const MIN_SAMPLED_BLOCKS: usize = 4;
+/// The target in use: [`TARGET_PAIRS`] pairs and at least [`MIN_SAMPLED_BLOCKS`]
+/// blocks.
+pub(crate) const TARGET: Target = Target {
+    pairs: TARGET_PAIRS,
+    min_blocks: MIN_SAMPLED_BLOCKS,
+};
+
+/// The pairs (item x stored slot) a timed unit counts: about a second's work.
+const TARGET_PAIRS: u64 = 20_000_000_000;
+
+/// The fewest blocks a sample counts (when the piece has that many). A few blocks
+/// cost much more than the rest (those that filter their items from a long list), so
+/// a small sample misjudges a unit: at n = 28, counting 4 blocks of tens of thousands
+/// put units at 0.44 to 1.51 times what 256 blocks said, and their pairs at up to 36
+/// times fewer. With every block of six units timed, 4 blocks' time spread by 2 to 7
+/// times its mean over the sample's offsets, and 1,024 blocks' by 13% to 39% (6% to
+/// 13% with the certain blocks counted). 1,024 blocks cost a few seconds at most
+/// there, against a minute or more for the unit's generation and filters.
+const MIN_SAMPLED_BLOCKS: usize = 1024;
 
 /// The measured, or scaled-up, time and work of unit `kind`, counting about
-/// `target_pairs` pairs ([`TARGET_PAIRS`] in use), shared evenly by its groups.
+/// `target.pairs` pairs ([`TARGET`] in use), shared evenly by its groups, and at
+/// least `target.min_blocks` blocks.
 #[allow(
     clippy::cast_precision_loss,
     reason = "an estimate: the nearest f64 of counts and lengths is all it needs"
@@ -37,7 +65,7 @@ pub(super) fn time(
     tables: &Tables,
     kind: UnitKind,
     scratch: &mut UnitScratch,
-    target_pairs: u64,
+    target: Target,
 ) -> TimedUnit {
     let sides = sides::of(tables, kind);
     let (items_seconds, items_len, items_pieces) = time_items(tables, &sides, scratch);
@@ -57,8 +85,12 @@ pub(super) fn time(
         // The group's items counted against every `step`-th block of its first stored
         // piece.
         let pairs = items_len as u64 * first_len as u64;
-        let step = pairs.div_ceil((target_pairs / groups).max(1)).max(1);
+        let step = pairs.div_ceil((target.pairs / groups).max(1)).max(1);
         let step = usize::try_from(step).unwrap_or(usize::MAX);
+        let step = Step {
+            blocks: step,
+            min_blocks: target.min_blocks,
+        };
         let counted = time_counts(tables, &sides, group.item_guard, scratch, step);
         let pieces = stored.pieces as f64;
         // Items in one piece are generated once for the unit (above); in more, again
@@ -146,9 +178,19 @@ struct SampledCount {
     whole: bool,
 }
 
-/// Counts the items without a bit of `guard` against every `step`-th block of the
-/// first stored piece (at least [`MIN_SAMPLED_BLOCKS`] of them), and scales the counted
-/// blocks' time and pairs by the blocks prepared over the blocks counted.
+/// Which blocks a timing selects: every `blocks`-th, or more often so that at least
+/// `min_blocks` are selected.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    /// The stride asked for.
+    blocks: usize,
+    /// The fewest blocks to select.
+    min_blocks: usize,
+}
+
+/// Counts the items without a bit of `guard` against the blocks `step` selects of the
+/// first stored piece, and those counted for certain (see [`BlockClock`]), and scales
+/// the counted blocks' time and pairs up to every block ([`BlockSeconds::scaled_up`]).
 #[allow(
     clippy::cast_precision_loss,
     reason = "an estimate: the nearest f64 of counts is all it needs"
@@ -158,7 +200,7 @@ fn time_counts(
     sides: &sides::Sides,
     guard: u64,
     scratch: &mut UnitScratch,
-    step: usize,
+    step: Step,
 ) -> SampledCount {
     let path = tables.path;
     let mut out = SampledCount {
@@ -198,7 +240,9 @@ fn time_counts(
             );
             out.prepare_seconds = begun.seconds();
             let blocks = prepared_blocks(&scratch.pairs);
-            step.min(blocks.div_ceil(MIN_SAMPLED_BLOCKS)).max(1)
+            step.blocks
+                .min(blocks.div_ceil(step.min_blocks.max(1)))
+                .max(1)
         });
         // A sample sorts the items by class and filters every split's items whole, as
         // the count does, and counts every stride-th block: the blocks' work is timed
@@ -218,33 +262,98 @@ fn time_counts(
             count_sample(path, items, &mut scratch.pairs, stride, &mut sampled)
         };
         let seconds = begun.seconds();
-        let scale = blocks as f64 / counted.max(1) as f64;
         out.whole &= counted == blocks;
-        let fixed_seconds = (seconds - sampled.seconds).max(0.0);
-        out.count_seconds += guard_seconds + fixed_seconds + scale * sampled.seconds;
-        out.pairs += scale * counts.pairs as f64;
+        let fixed_seconds = (seconds - sampled.certain_seconds - sampled.sampled_seconds).max(0.0);
+        let (block_seconds, slots_scale) = sampled.scaled_up();
+        out.count_seconds += guard_seconds + fixed_seconds + block_seconds;
+        out.pairs += slots_scale * counts.pairs as f64;
     }
     out
 }
 
-/// The CPU seconds a count spends on the blocks it counts.
+/// The CPU seconds and slots of the blocks a sample counts: those counted for certain
+/// (see [`BlockClock`]) and the selected others, and how many others it passed.
 #[derive(Default)]
 struct BlockSeconds {
-    /// The clock of the filtering under way.
+    /// The clock of the block under way.
     clock: Option<CpuClock>,
-    /// The seconds so far.
-    seconds: f64,
+    /// The seconds of the blocks counted for certain.
+    certain_seconds: f64,
+    /// Their slots.
+    certain_slots: f64,
+    /// The blocks counted for certain.
+    certain: u64,
+    /// The seconds of the selected blocks.
+    sampled_seconds: f64,
+    /// Their slots.
+    sampled_slots: f64,
+    /// The selected blocks.
+    sampled: u64,
+    /// The blocks passed.
+    passed: u64,
+}
+
+impl BlockSeconds {
+    /// The blocks' seconds scaled up to every block (the certain ones as they are, the
+    /// selected ones over the share of the others they are), and the factor that
+    /// scales the counted slots up to every block's. A sample whose selection met only
+    /// certain blocks scales those up instead, as one stratum.
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "an estimate: block counts far below 2^52"
+    )]
+    fn scaled_up(&self) -> (f64, f64) {
+        let counted_slots = self.certain_slots + self.sampled_slots;
+        let (seconds, slots) = if self.sampled > 0 {
+            let others = (self.sampled + self.passed) as f64 / self.sampled as f64;
+            (
+                self.certain_seconds + others * self.sampled_seconds,
+                self.certain_slots + others * self.sampled_slots,
+            )
+        } else if self.certain > 0 {
+            // No selected block among the others (a selection of at least
+            // MIN_SAMPLED_BLOCKS blocks, all certain): the certain ones stand for all,
+            // which if anything overstates the others.
+            let all = (self.certain + self.passed) as f64 / self.certain as f64;
+            (all * self.certain_seconds, all * self.certain_slots)
+        } else {
+            (self.certain_seconds, counted_slots)
+        };
+        let factor = if counted_slots > 0.0 {
+            slots / counted_slots
+        } else {
+            1.0
+        };
+        (seconds, factor)
+    }
 }
 
 impl BlockClock for BlockSeconds {
+    fn samples(&self) -> bool {
+        true
+    }
+
     fn start(&mut self) {
         self.clock = Some(CpuClock::start());
     }
 
-    fn stop(&mut self) {
-        if let Some(clock) = self.clock.take() {
-            self.seconds += clock.seconds();
+    fn stop(&mut self, block: CountedBlock) {
+        let seconds = self.clock.take().map_or(0.0, |clock| clock.seconds());
+        #[allow(clippy::cast_precision_loss, reason = "an estimate")]
+        let slots = block.slots as f64;
+        if block.certain {
+            self.certain_seconds += seconds;
+            self.certain_slots += slots;
+            self.certain += 1;
+        } else {
+            self.sampled_seconds += seconds;
+            self.sampled_slots += slots;
+            self.sampled += 1;
         }
+    }
+
+    fn pass(&mut self) {
+        self.passed += 1;
     }
 }
 
@@ -263,17 +372,17 @@ mod tests {
             .expect("a plan has units")
     }
 
-    /// Times unit `index` of `plan` with the target `target_pairs`.
+    /// Times unit `index` of `plan` with the target `target_pairs` pairs and at least
+    /// 4 blocks.
     fn timed(plan: &JoinPlan, index: usize, target_pairs: u64) -> TimedUnit {
+        let target = Target {
+            pairs: target_pairs,
+            min_blocks: 4,
+        };
         let mut scratch = UnitScratch::default();
         let inner = usize::try_from(inner_len(plan.tables.layout.half)).unwrap();
         scratch.try_reserve(plan.tables.caps, inner).unwrap();
-        time(
-            &plan.tables,
-            plan.units.unit(index),
-            &mut scratch,
-            target_pairs,
-        )
+        time(&plan.tables, plan.units.unit(index), &mut scratch, target)
     }
 
     #[test]

@@ -48,10 +48,11 @@ const TARGET_PAIRS: u64 = 20_000_000_000;
 /// cost much more than the rest (those that filter their items from a long list), so
 /// a small sample misjudges a unit: at n = 28, counting 4 blocks of tens of thousands
 /// put units at 0.44 to 1.51 times what 256 blocks said, and their pairs at up to 36
-/// times fewer. With every block of six units timed, 4 blocks' time spread by 2 to 7
-/// times its mean over the sample's offsets, and 1,024 blocks' by 13% to 39% (6% to
-/// 13% with the certain blocks counted). 1,024 blocks cost a few seconds at most
-/// there, against a minute or more for the unit's generation and filters.
+/// times fewer. With every block of seven units timed, the time of 4 blocks scaled up
+/// was off by 1 to 7.5 times the true one (standard deviation over the sample's
+/// offsets), of 1,024 blocks by up to 39%, and by up to 13% with the certain blocks
+/// counted. 1,024 blocks cost a few seconds at most there, against a minute or more
+/// for the unit's generation and filters.
 const MIN_SAMPLED_BLOCKS: usize = 1024;
 
 /// The measured, or scaled-up, time and work of unit `kind`, counting about

@@ -197,6 +197,10 @@ impl Class {
     /// The estimate from the units timed (see the module docs): the class's weight
     /// times the timed units' figures over their weights, each unit counted over its
     /// inclusion probability.
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "an estimate: at most RESERVOIR units timed"
+    )]
     fn total(&self) -> Total {
         let timed = self.seconds.len();
         // The threshold priority's key; none when every unit is timed.
@@ -318,6 +322,12 @@ pub(crate) fn sample_units(
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::float_cmp,
+    clippy::similar_names,
+    reason = "tests of an estimate: small counts, and values that are exact"
+)]
 mod tests {
     use super::*;
 

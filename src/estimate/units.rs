@@ -217,32 +217,35 @@ impl Class {
             return Total::default();
         }
         let scale = self.weight / weight;
-        let per_weight = seconds / weight;
-        let residuals = self
-            .drawn
-            .iter()
-            .zip(&self.seconds)
-            .map(|(unit, &s)| {
-                let p = inclusion(unit);
-                let residual = (s - per_weight * unit.weight) / p;
-                residual * residual * (1.0 - p)
-            })
-            .sum::<f64>();
-        // The residuals of k units have k - 1 degrees of freedom; one unit timed of
-        // many (never so after the first rounds) counts as a draw of its own.
         let variance = match timed {
             0 => 0.0,
+            // One unit timed of many (never so after the first rounds): the variance
+            // of its own scaled time.
             1 => {
                 let p = inclusion(&self.drawn[0]);
                 let scaled = self.seconds[0] / p;
-                scaled * scaled * (1.0 - p) / (scale * scale)
+                scaled * scaled * (1.0 - p)
             }
-            k => residuals * k as f64 / (k - 1) as f64,
+            // The residuals from the time per weight, with k - 1 degrees of freedom.
+            k => {
+                let per_weight = seconds / weight;
+                let residuals = self
+                    .drawn
+                    .iter()
+                    .zip(&self.seconds)
+                    .map(|(unit, &s)| {
+                        let p = inclusion(unit);
+                        let residual = (s - per_weight * unit.weight) / p;
+                        residual * residual * (1.0 - p)
+                    })
+                    .sum::<f64>();
+                residuals * scale * scale * k as f64 / (k - 1) as f64
+            }
         };
         Total {
             seconds: seconds * scale,
             work: work * scale,
-            variance: variance * scale * scale,
+            variance,
         }
     }
 

@@ -114,10 +114,12 @@ pub mod internals {
     pub use crate::backtrack::search::scalar::{count as scalar_count, Frontier, Tally};
     pub use crate::cpu::Level;
     pub use crate::join::pairs::{
-        count as count_disjoint_pairs, plain_count as plain_count_disjoint_pairs, tagged,
-        PairCounts, PairScratch, CLASS_COUNT, MAX_COUNT_LEN,
+        count as count_disjoint_pairs,
+        count_by_stored_class as count_disjoint_pairs_by_stored_class,
+        plain_count as plain_count_disjoint_pairs, tagged, PairCounts, PairScratch, CLASS_COUNT,
+        MAX_COUNT_LEN,
     };
-    pub use crate::join::{JoinPlan, UnitOutcome};
+    pub use crate::join::{JoinPlan, Orientation, UnitOutcome};
     pub use crate::join::{MAX_N as JOIN_MAX_N, MIN_N as JOIN_MIN_N};
 
     /// The kernel the join's hot loops run at `level` (its best path at or below it).

@@ -21,8 +21,9 @@ use std::sync::OnceLock;
 use common::{options, published_total, THREADS};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use nqueens::internals::{
-    count_disjoint_pairs, join_kernel, plain_count_disjoint_pairs, tagged, JoinPlan, Level,
-    PairScratch, UnitOutcome, CLASS_COUNT, JOIN_MIN_N,
+    count_disjoint_pairs, count_disjoint_pairs_by_stored_class, join_kernel,
+    plain_count_disjoint_pairs, tagged, JoinPlan, Level, Orientation, PairScratch, UnitOutcome,
+    CLASS_COUNT, JOIN_MIN_N,
 };
 use nqueens::{Kernel, Symmetry};
 use proptest::prelude::*;
@@ -36,7 +37,7 @@ const MAX_CHECKED_N: usize = 16;
 type Check = fn(Level) -> Result<(), Failed>;
 
 /// The checks, each run for every vector path.
-const CHECKS: [(&str, Check); 4] = [
+const CHECKS: [(&str, Check); 6] = [
     (
         "pairs_agree_with_the_plain_loop",
         pairs_agree_with_plain_loop,
@@ -50,6 +51,11 @@ const CHECKS: [(&str, Check); 4] = [
         "wide_chunk_layouts_agree_with_the_plain_loop",
         wide_chunk_layouts_agree,
     ),
+    (
+        "stored_classes_agree_with_the_plain_loop",
+        stored_classes_agree,
+    ),
+    ("units_agree_whichever_side_is_stored", orientations_agree),
 ];
 
 /// The checks of the levels above the portable one.
@@ -228,6 +234,99 @@ fn wide_chunk_layouts_agree(level: Level) -> Result<(), Failed> {
         let stored = patterns(1024, bits, 4, seed);
         let items = with_classes(&patterns(40_000, bits, 4, seed ^ 0x5eed), seed);
         agree(level, &stored, &items)?;
+    }
+    Ok(())
+}
+
+/// Whether the path of `level` counts the disjoint pairs of the tagged `stored`
+/// patterns (class mode) and `items` per stored class as the plain loop does (the
+/// loop the other way round: its items' classes are then the stored patterns'),
+/// twice with the same buffers.
+fn agree_by_stored_class(level: Level, stored: &[u64], items: &[u64]) -> Result<(), Failed> {
+    let want = plain_count_disjoint_pairs(items, stored);
+    let mut scratch = PairScratch::default();
+    for round in 0..2 {
+        let got = count_disjoint_pairs_by_stored_class(level, stored, items, &mut scratch);
+        ensure(got.per_class == want.per_class, || {
+            format!(
+                "{level:?} (round {round}), {} stored with classes, {} items: {:?}, plain loop {:?}",
+                stored.len(),
+                items.len(),
+                got.per_class,
+                want.per_class
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// Stored sides of tagged patterns (class mode: each block arranged by class, the odd
+/// pattern of a class counted apart) against the plain loop: the block edge sizes,
+/// every pattern width, one class alone, long sides and wide chunk layouts, then
+/// random lengths, widths and densities (proptest).
+fn stored_classes_agree(level: Level) -> Result<(), Failed> {
+    for stored_len in [1usize, 23, 24, 25, 511, 512, 513, 1500] {
+        for (bits, density) in [(20u32, 10u64), (62, 8), (62, 40)] {
+            let stored = with_classes(&patterns(stored_len, bits, density, stored_len as u64), 1);
+            let items = patterns(300, bits, density, 77 + u64::from(bits));
+            agree_by_stored_class(level, &stored, &items)?;
+        }
+    }
+    for bits in 0..=62u32 {
+        let stored = with_classes(&patterns(1100, bits, 24, u64::from(bits) + 31), 2);
+        let items = patterns(200, bits, 24, u64::from(bits) + 32);
+        agree_by_stored_class(level, &stored, &items)?;
+    }
+    let one_class: Vec<u64> = patterns(701, 30, 14, 5)
+        .iter()
+        .map(|&p| tagged(p, 2))
+        .collect();
+    agree_by_stored_class(level, &one_class, &patterns(200, 30, 14, 6))?;
+    for (stored_len, item_len, bits, density, seed) in [
+        (300_000usize, 1500usize, 38u32, 9u64, 1u64),
+        (20_000, 1500, 50, 8, 2),
+        (1024, 40_000, 30, 4, 3),
+    ] {
+        let stored = with_classes(&patterns(stored_len, bits, density, seed), seed);
+        let items = patterns(item_len, bits, density, seed ^ 0x5eed);
+        agree_by_stored_class(level, &stored, &items)?;
+    }
+    let config = Config {
+        cases: 32,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let strategy = (0usize..2200, 0usize..400, 1u32..=62, 1u64..40, any::<u64>());
+    TestRunner::new(config)
+        .run(&strategy, |(stored_len, item_len, bits, density, seed)| {
+            let stored = with_classes(&patterns(stored_len, bits, density, seed), seed);
+            let items = patterns(item_len, bits, density, seed ^ 0x00ab_cdef);
+            agree_by_stored_class(level, &stored, &items)
+                .map_err(|e| TestCaseError::fail(format!("{e:?}")))
+        })
+        .map_err(|e| e.to_string().into())
+}
+
+/// Every unit of every n up to 16 counts the same with its west side stored wherever
+/// it is the longer (class mode, which the default rule keeps for longer lists) as
+/// with its east side always stored, and the units sum to the published total.
+fn orientations_agree(level: Level) -> Result<(), Failed> {
+    for n in JOIN_MIN_N..=MAX_CHECKED_N {
+        let west = JoinPlan::new(n, level).with_orientation(Orientation::LongerStored);
+        let east = JoinPlan::new(n, level).with_orientation(Orientation::EastStored);
+        let mut total = 0u128;
+        for index in 0..west.len() {
+            let (got, want) = (west.run_unit(index), east.run_unit(index));
+            ensure(got.weighted == want.weighted, || {
+                format!(
+                    "n = {n}, unit {index}: {got:?} with the west side stored, {want:?} without"
+                )
+            })?;
+            total = total.checked_add(got.weighted).expect("below 2^128");
+        }
+        ensure(total == published_total(n), || {
+            format!("n = {n}: {total} with the west side stored")
+        })?;
     }
     Ok(())
 }

@@ -44,7 +44,7 @@ pub(crate) mod quadrants;
 pub(crate) mod units;
 pub(crate) mod weights;
 
-pub use units::{JoinPlan, UnitOutcome};
+pub use units::{JoinPlan, Orientation, UnitOutcome};
 
 /// The smallest board size the join counts (smaller boards are left to backtracking).
 pub const MIN_N: usize = 4;

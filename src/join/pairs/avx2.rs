@@ -222,6 +222,7 @@ fn count_blocks(
     clock: &mut impl BlockClock,
 ) -> PairCounts {
     let mut conflicts = [Conflicts::new(token); CLASS_COUNT];
+    let mut by_stored_class = [0u64; CLASS_COUNT];
     let filter = |source: &[u64], mask: u64, out: &mut [u64]| {
         // SAFETY: `token` proves the features `filter` is compiled with (a closure does
         // not inherit them from the function it is written in).
@@ -239,10 +240,22 @@ fn count_blocks(
         (filter, build),
         clock,
         |block, tables, class, visiting| {
+            if prepared.classed {
+                // SAFETY: `token` proves the features `count_block_by_class` is
+                // compiled with.
+                unsafe {
+                    count_block_by_class(token, block, tables, visiting, &mut by_stored_class);
+                }
+                return;
+            }
             // SAFETY: `token` proves the features `count_block` is compiled with.
             unsafe { count_block(token, block, tables, visiting, &mut conflicts[class]) }
         },
     );
+    if prepared.classed {
+        counts.per_class = by_stored_class;
+        return counts;
+    }
     // `per_class` holds the evaluated slots so far (below 2^61); the conflicts are some
     // of them.
     for (count, conflicts) in counts.per_class.iter_mut().zip(conflicts) {
@@ -705,5 +718,122 @@ impl Pass<'_> {
             }
         }
         conflicts.count_bytes(token, ones, 0);
+    }
+}
+
+/// Counts `block` of a classed stored side ([`super::classes`]) with its chunk tables
+/// `tables` against `items`: the disjoint pairs of each stored class go to `by_class`.
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+fn count_block_by_class(
+    token: Avx2,
+    block: &BlockInfo,
+    tables: &[Lane],
+    items: &[u64],
+    by_class: &mut [u64; CLASS_COUNT],
+) {
+    let pass = Pass { block, tables };
+    macro_rules! run {
+        ($chunks:literal, $wide:literal, $narrow:literal) => {
+            pass.run_by_class::<$chunks, $wide, $narrow>(token, items)
+        };
+    }
+    let conflicts = match_layout!(block.layout, run);
+    block.classes.add_disjoint(items, &conflicts, by_class);
+}
+
+/// `a & b`.
+#[inline(always)]
+fn and(_: Avx2, a: __m256i, b: __m256i) -> __m256i {
+    // SAFETY: the token proves AVX2.
+    unsafe { _mm256_and_si256(a, b) }
+}
+
+/// `counted` plus the byte counts `bytes` (weight `1 << shift` each), in 64-bit lanes.
+#[inline(always)]
+fn add_bytes_shifted(_: Avx2, counted: __m256i, bytes: __m256i, shift: i32) -> __m256i {
+    // SAFETY: the token proves AVX2.
+    unsafe {
+        let sums = _mm256_sad_epu8(bytes, _mm256_setzero_si256());
+        _mm256_add_epi64(counted, _mm256_sll_epi64(sums, _mm_cvtsi32_si128(shift)))
+    }
+}
+
+impl Pass<'_> {
+    /// [`Pass::run`] on a block of a classed stored side: the lanes added up by a tree
+    /// of its own, whose carried bits and last bits are counted per class under the
+    /// class's positions (the tree adds a lane's two halves, slots `p` and `p + 256`:
+    /// position `p`). Gives the conflicts of each class.
+    #[inline(always)]
+    fn run_by_class<const CHUNKS: usize, const WIDE: usize, const NARROW: usize>(
+        &self,
+        token: Avx2,
+        items: &[u64],
+    ) -> [u64; CLASS_COUNT] {
+        let lanes = ChunkLayout {
+            chunks: CHUNKS,
+            wide: WIDE,
+            narrow: NARROW,
+        }
+        .lanes();
+        let lanes = ChunkLanes::<CHUNKS, WIDE, NARROW> {
+            tables: &self.tables[..lanes],
+            varying: self.block.varying,
+            padding: load_halves(token, &self.block.padding),
+        };
+        let zero = splat(token, 0);
+        // The classes with positions, and their position masks.
+        let mut present = [(0usize, zero); CLASS_COUNT];
+        let mut classes = 0;
+        for class in self.block.classes.with_positions() {
+            let mask = self.block.classes.position_mask(class);
+            // SAFETY: the token proves AVX2; `mask` is 32 readable bytes (unaligned
+            // load).
+            present[classes] = (class, unsafe { _mm256_loadu_si256(mask.as_ptr().cast()) });
+            classes += 1;
+        }
+        let present = &present[..classes];
+        let mut tree = Conflicts::new(token);
+        let mut counted = [zero; CLASS_COUNT];
+        let (grouped, rest) = items.split_at(items.len() / 8 * 8);
+        for batch in grouped.chunks(8 * SIXTEENS_FLUSH_GROUPS) {
+            let mut sixteens = [zero; CLASS_COUNT];
+            for group in batch.chunks_exact(8) {
+                let carried = tree.add_eight(token, &lanes, group);
+                for (bytes, &(_, mask)) in sixteens.iter_mut().zip(present) {
+                    *bytes = add_byte_popcounts(token, *bytes, and(token, carried, mask));
+                }
+            }
+            for (sum, &bytes) in counted.iter_mut().zip(&sixteens[..classes]) {
+                *sum = add_bytes_shifted(token, *sum, bytes, 4);
+            }
+        }
+        // The bits left in the tree (weights 1 to 8), and the last items' lanes
+        // (weight 1).
+        let mut ones = [zero; CLASS_COUNT];
+        for &item in rest {
+            for half in lanes.lane(token, item) {
+                for (bytes, &(_, mask)) in ones.iter_mut().zip(present) {
+                    *bytes = add_byte_popcounts(token, *bytes, and(token, half, mask));
+                }
+            }
+        }
+        for (sum, &bytes) in counted.iter_mut().zip(&ones[..classes]) {
+            *sum = add_bytes_shifted(token, *sum, bytes, 0);
+        }
+        for (shift, plane) in [tree.ones, tree.twos, tree.fours, tree.eights]
+            .into_iter()
+            .enumerate()
+        {
+            let shift = i32::try_from(shift).expect("below 4");
+            for (sum, &(_, mask)) in counted.iter_mut().zip(present) {
+                let bytes = add_byte_popcounts(token, zero, and(token, plane, mask));
+                *sum = add_bytes_shifted(token, *sum, bytes, shift);
+            }
+        }
+        let mut conflicts = [0u64; CLASS_COUNT];
+        for (&sum, &(class, _)) in counted.iter().zip(present) {
+            conflicts[class] = horizontal_sum(token, sum);
+        }
+        conflicts
     }
 }

@@ -12,15 +12,15 @@
 )]
 
 use std::arch::x86_64::{
-    __m512i, _mm512_add_epi64, _mm512_load_si512, _mm512_loadu_si512, _mm512_mask_add_epi8,
-    _mm512_maskz_compress_epi64, _mm512_or_si512, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
-    _mm512_set1_epi64, _mm512_set1_epi8, _mm512_setzero_si512, _mm512_storeu_si512,
-    _mm512_ternarylogic_epi64, _mm512_testn_epi64_mask, _pext_u64,
+    __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_load_si512, _mm512_loadu_si512,
+    _mm512_mask_add_epi8, _mm512_maskz_compress_epi64, _mm512_or_si512, _mm512_popcnt_epi64,
+    _mm512_reduce_add_epi64, _mm512_set1_epi64, _mm512_set1_epi8, _mm512_setzero_si512,
+    _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_testn_epi64_mask, _pext_u64,
 };
 
 use super::blocks::FILTER_SLACK;
 use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
-use super::chunks::{match_layout, ChunkLayout, ChunkShifts};
+use super::chunks::{match_layout, ChunkShifts};
 use super::split::{finish_partition, partition_by_mask, Parent, SplitOps};
 use super::walk::BlockClock;
 use super::{PairCounts, CLASS_COUNT};
@@ -220,6 +220,7 @@ fn count_blocks(
 ) -> PairCounts {
     // SAFETY: the token proves AVX-512F.
     let mut set_bits = [unsafe { _mm512_setzero_si512() }; CLASS_COUNT];
+    let mut by_stored_class = [0u64; CLASS_COUNT];
     let filter = |source: &[u64], mask: u64, out: &mut [u64]| {
         // SAFETY: `token` proves the features `filter` is compiled with (a closure does
         // not inherit them from the function it is written in).
@@ -237,10 +238,22 @@ fn count_blocks(
         (filter, build),
         clock,
         |block, tables, class, visiting| {
+            if prepared.classed {
+                // SAFETY: `token` proves the features `count_block_by_class` is
+                // compiled with.
+                unsafe {
+                    count_block_by_class(token, block, tables, visiting, &mut by_stored_class);
+                }
+                return;
+            }
             // SAFETY: `token` proves the features `count_block` is compiled with.
             unsafe { count_block(token, block, tables, visiting, &mut set_bits[class]) }
         },
     );
+    if prepared.classed {
+        counts.per_class = by_stored_class;
+        return counts;
+    }
     // `per_class` holds the evaluated slots so far (below 2^61); the conflicts are some
     // of them, each lane's sum below 2^61 too.
     for (count, conflicts) in counts.per_class.iter_mut().zip(set_bits) {
@@ -449,39 +462,103 @@ impl Pass<'_> {
         items: &[u64],
         set_bits: &mut __m512i,
     ) {
-        let lanes = ChunkLayout {
-            chunks: CHUNKS,
-            wide: WIDE,
-            narrow: NARROW,
-        }
-        .lanes();
-        let tables = &self.tables[..lanes];
-        let varying = self.block.varying;
-        let padding = load(token, &self.block.padding);
-        let shifts = ChunkShifts::new(NARROW, WIDE);
-        let entry = |compact: u64, chunk: usize| {
-            load(token, &tables[shifts.lane(compact, NARROW, WIDE, chunk)])
-        };
         let mut sums = *set_bits;
         for &item in items {
-            let compact = pext(token, item, varying);
-            // The chunks ORed three at a time into the first one, whose entries hold
-            // the padding slots.
-            let mut acc = if CHUNKS == 0 {
-                padding
-            } else {
-                entry(compact, 0)
-            };
-            let mut chunk = 1;
-            while chunk + 2 <= CHUNKS {
-                acc = or3(token, acc, entry(compact, chunk), entry(compact, chunk + 1));
-                chunk += 2;
-            }
-            if chunk < CHUNKS {
-                acc = or(token, acc, entry(compact, chunk));
-            }
-            sums = add_popcounts(token, sums, acc);
+            sums = add_popcounts(token, sums, self.lane::<CHUNKS, WIDE, NARROW>(token, item));
         }
         *set_bits = sums;
+    }
+
+    /// The lane of `item` against the block: its chunk tables' entries `OR`ed three at
+    /// a time into the first one, whose entries hold the padding slots (a set slot is
+    /// a conflict).
+    #[inline(always)]
+    fn lane<const CHUNKS: usize, const WIDE: usize, const NARROW: usize>(
+        &self,
+        token: Avx512Popcnt,
+        item: u64,
+    ) -> __m512i {
+        if CHUNKS == 0 {
+            return load(token, &self.block.padding);
+        }
+        let shifts = ChunkShifts::new(NARROW, WIDE);
+        let compact = pext(token, item, self.block.varying);
+        let entry = |chunk: usize| {
+            load(
+                token,
+                &self.tables[shifts.lane(compact, NARROW, WIDE, chunk)],
+            )
+        };
+        let mut acc = entry(0);
+        let mut chunk = 1;
+        while chunk + 2 <= CHUNKS {
+            acc = or3(token, acc, entry(chunk), entry(chunk + 1));
+            chunk += 2;
+        }
+        if chunk < CHUNKS {
+            acc = or(token, acc, entry(chunk));
+        }
+        acc
+    }
+}
+
+/// Counts `block` of a classed stored side ([`super::classes`]) with its chunk tables
+/// `tables` against `items`: the disjoint pairs of each stored class go to `by_class`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vpopcntdq,bmi2,popcnt")]
+fn count_block_by_class(
+    token: Avx512Popcnt,
+    block: &BlockInfo,
+    tables: &[Lane],
+    items: &[u64],
+    by_class: &mut [u64; CLASS_COUNT],
+) {
+    let pass = Pass { block, tables };
+    macro_rules! run {
+        ($chunks:literal, $wide:literal, $narrow:literal) => {
+            pass.run_by_class::<$chunks, $wide, $narrow>(token, items)
+        };
+    }
+    let conflicts = match_layout!(block.layout, run);
+    block.classes.add_disjoint(items, &conflicts, by_class);
+}
+
+/// `a & b`.
+#[inline(always)]
+fn and(_: Avx512Popcnt, a: __m512i, b: __m512i) -> __m512i {
+    // SAFETY: the token proves AVX-512F.
+    unsafe { _mm512_and_si512(a, b) }
+}
+
+impl Pass<'_> {
+    /// [`Pass::run`] on a block of a classed stored side: each item's lane counted
+    /// under the slot mask of each class with positions. Gives the conflicts of each
+    /// class.
+    #[inline(always)]
+    fn run_by_class<const CHUNKS: usize, const WIDE: usize, const NARROW: usize>(
+        &self,
+        token: Avx512Popcnt,
+        items: &[u64],
+    ) -> [u64; CLASS_COUNT] {
+        let zero = splat(token, 0);
+        let mut present = [(0usize, zero); CLASS_COUNT];
+        let mut classes = 0;
+        for class in self.block.classes.with_positions() {
+            present[classes] = (class, load(token, &self.block.classes.slot_mask(class)));
+            classes += 1;
+        }
+        let present = &present[..classes];
+        let mut sums = [zero; CLASS_COUNT];
+        for &item in items {
+            let lane = self.lane::<CHUNKS, WIDE, NARROW>(token, item);
+            for (sum, &(_, mask)) in sums.iter_mut().zip(present) {
+                *sum = add_popcounts(token, *sum, and(token, lane, mask));
+            }
+        }
+        let mut conflicts = [0u64; CLASS_COUNT];
+        for (&sum, &(class, _)) in sums.iter().zip(present) {
+            // SAFETY: the token proves AVX-512F.
+            conflicts[class] = unsafe { _mm512_reduce_add_epi64(sum) }.cast_unsigned();
+        }
+        conflicts
     }
 }

@@ -10,6 +10,7 @@
 )]
 
 use super::chunks::{chunk_entries, chunk_shift, ChunkLayout, MAX_BLOCK_LANES};
+use super::classes::{arrange, BlockClasses};
 use super::{BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS, PATTERN_MASK};
 
 /// The most bit slices of one block (one per varying bit: a pattern has at most 62).
@@ -34,6 +35,16 @@ impl Lane {
         out
     }
 
+    /// The bitwise AND.
+    #[inline(always)]
+    pub(super) fn and(self, other: Lane) -> Lane {
+        let mut out = self;
+        for (word, other_word) in out.0.iter_mut().zip(other.0) {
+            *word &= other_word;
+        }
+        out
+    }
+
     /// The number of set slots.
     #[inline(always)]
     pub(super) fn count_ones(self) -> u32 {
@@ -54,8 +65,12 @@ pub(super) struct BlockInfo {
     /// The bits set in every pattern of the block: an item with one of them conflicts
     /// with the whole block, and is filtered out before the block is counted.
     pub(super) common: u64,
-    /// The slots past the end of the block's patterns (always conflicting).
+    /// The slots that hold no pattern (always conflicting): past the end of the
+    /// block's patterns, or (class mode) those no class takes.
     pub(super) padding: Lane,
+    /// The positions of each class, when the stored side carries classes
+    /// ([`super::classes`]).
+    pub(super) classes: BlockClasses,
 }
 
 /// The blocks a timing sample counts: every `stride`-th from `first` on.
@@ -98,6 +113,9 @@ pub(crate) struct Prepared {
     /// The tiles the items of the preparation's sample make: the chunk layouts are
     /// chosen for the visits of one.
     pub(super) sample_tiles: u64,
+    /// Whether the stored patterns carry weight classes ([`super::classes`]): then
+    /// each block is arranged by class, and a count gives its pairs per stored class.
+    pub(super) classed: bool,
     /// The blocks, in split order.
     pub(super) blocks: Vec<BlockInfo>,
     /// The splits, each before the splits inside it.
@@ -270,7 +288,8 @@ impl Prepared {
     }
 
     /// Makes a block of `block` (at most [`BLOCK_SLOTS`] patterns) and keeps its bit
-    /// slices (its chunk tables are built when it is counted: [`BlockTables`]). Its
+    /// slices (its chunk tables are built when it is counted: [`BlockTables`]); in
+    /// class mode, with its patterns arranged by class ([`super::classes`]). Its
     /// chunk layout is the one for the items of a tile it will meet as the sampled
     /// items `samples` predict ([`ChunkLayout::for_visits`]).
     #[inline(always)]
@@ -281,25 +300,45 @@ impl Prepared {
         pext: &impl Fn(u64, u64) -> u64,
     ) {
         let (all, any) = common_and_any(block);
+        let varying = any & !all;
+        if self.classed {
+            let mut slots = [0; BLOCK_SLOTS];
+            let (padding, classes) = arrange(block, &mut slots);
+            let slot_pattern = |slot: usize| pext(slots[slot], varying);
+            self.push_slots(all, varying, (padding, classes), samples, slot_pattern);
+        } else {
+            let mut padding = Lane::default();
+            for slot in block.len()..BLOCK_SLOTS {
+                padding.0[slot / 64] |= 1u64 << (slot % 64);
+            }
+            let slot_pattern = |slot: usize| block.get(slot).map_or(0, |&p| pext(p, varying));
+            let arrangement = (padding, BlockClasses::default());
+            self.push_slots(all, varying, arrangement, samples, slot_pattern);
+        }
+    }
+
+    /// Keeps the bit slices of a block whose slot `j` holds the compacted pattern
+    /// `slot_pattern(j)` (0 for a padding slot), with the common bits `all`, the
+    /// varying bits `varying`, and its padding slots and classes.
+    #[inline(always)]
+    fn push_slots(
+        &mut self,
+        all: u64,
+        varying: u64,
+        (padding, classes): (Lane, BlockClasses),
+        samples: &[u64],
+        slot_pattern: impl Fn(usize) -> u64,
+    ) {
         let visiting = samples.iter().filter(|&&item| item & all == 0).count() as u64;
         // The visits of one tile: the tables are built once per tile.
         let visits = visiting.saturating_mul(self.items_per_sample) / self.sample_tiles.max(1);
-        let varying = any & !all;
         // Lane `b`, slot `j`: bit `b` of compacted pattern `j` (every word written, the
         // padding slots' with 0, so no clearing pass first). Before the transpose, word
         // `w` of row `r` holds slot `64 w + r`: the rows are written whole, in order.
         for (row, lane) in self.transposed[..64].iter_mut().enumerate() {
-            *lane = Lane(std::array::from_fn(|word| {
-                block
-                    .get(word * 64 + row)
-                    .map_or(0, |&pattern| pext(pattern, varying))
-            }));
+            *lane = Lane(std::array::from_fn(|word| slot_pattern(word * 64 + row)));
         }
         transpose_64(&mut self.transposed);
-        let mut padding = Lane::default();
-        for slot in block.len()..BLOCK_SLOTS {
-            padding.0[slot / 64] |= 1u64 << (slot % 64);
-        }
         let slice_start = self.slices.len();
         self.slices
             .extend_from_slice(&self.transposed[..varying.count_ones() as usize]);
@@ -309,17 +348,18 @@ impl Prepared {
             varying,
             common: all,
             padding,
+            classes,
         });
     }
 }
 
-/// The bits every one of `patterns` has (within [`PATTERN_MASK`]) and the bits any of
-/// them has, in one pass.
+/// The bits every one of `patterns` has and the bits any of them has, in one pass,
+/// both within [`PATTERN_MASK`] (a classed side's tags are neither).
 #[inline(always)]
 pub(super) fn common_and_any(patterns: &[u64]) -> (u64, u64) {
-    patterns
-        .iter()
-        .fold((PATTERN_MASK, 0), |(all, any), &p| (all & p, any | p))
+    patterns.iter().fold((PATTERN_MASK, 0), |(all, any), &p| {
+        (all & p, any | p & PATTERN_MASK)
+    })
 }
 
 /// Transposes [`LANE_WORDS`] 64x64 bit matrices at once: afterwards, bit `i` of word

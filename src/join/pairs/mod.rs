@@ -61,6 +61,7 @@ mod avx2;
 mod avx512;
 mod blocks;
 mod chunks;
+mod classes;
 mod portable;
 mod split;
 mod tiles;
@@ -132,6 +133,8 @@ pub struct PairScratch {
     /// The stored patterns when there are fewer than [`PLAIN_LOOP_LIMIT`] (the plain
     /// loop counts them), or `None` when `prepared` holds the blocks.
     small: Option<Vec<u64>>,
+    /// Whether the stored patterns carry weight classes ([`prepare_classed`]).
+    classed: bool,
 }
 
 impl PairScratch {
@@ -153,17 +156,62 @@ pub fn count(level: Level, stored: &[u64], items: &[u64], scratch: &mut PairScra
     count_prepared(path, &mut items.to_vec(), scratch)
 }
 
+/// Counts, per weight class of the tagged `stored` patterns (class mode, [`classes`]),
+/// the pairs (stored pattern, item) with no common bit, on the best vector path at or
+/// below `level`; the items' tags are ignored.
+///
+/// # Panics
+/// If `stored` or `items` is longer than [`MAX_COUNT_LEN`].
+pub fn count_by_stored_class(
+    level: Level,
+    stored: &[u64],
+    items: &[u64],
+    scratch: &mut PairScratch,
+) -> PairCounts {
+    let path = Path::at(level);
+    prepare_classed(path, &mut stored.to_vec(), items, scratch);
+    count_prepared(path, &mut items.to_vec(), scratch)
+}
+
 /// Prepares `stored` (at most [`MAX_COUNT_LEN`] patterns) in `scratch`, for counting
 /// items like `sample` against it ([`count_prepared`], as often as wanted) on the path
-/// `path`. It reorders `stored` (the blocks are built from it in place).
+/// `path`; a count gives the pairs per class of its items. It reorders `stored` (the
+/// blocks are built from it in place).
 ///
 /// # Panics
 /// If `stored` is longer than [`MAX_COUNT_LEN`].
 pub(crate) fn prepare(path: Path, stored: &mut [u64], sample: &[u64], scratch: &mut PairScratch) {
+    prepare_side(path, stored, sample, false, scratch);
+}
+
+/// [`prepare`] for tagged stored patterns (each with its weight class: class mode,
+/// [`classes`]): a count gives the pairs per class of the *stored* patterns, and
+/// ignores its items' classes.
+///
+/// # Panics
+/// If `stored` is longer than [`MAX_COUNT_LEN`].
+pub(crate) fn prepare_classed(
+    path: Path,
+    stored: &mut [u64],
+    sample: &[u64],
+    scratch: &mut PairScratch,
+) {
+    prepare_side(path, stored, sample, true, scratch);
+}
+
+/// [`prepare`] or [`prepare_classed`], as `classed` says.
+fn prepare_side(
+    path: Path,
+    stored: &mut [u64],
+    sample: &[u64],
+    classed: bool,
+    scratch: &mut PairScratch,
+) {
     assert!(
         stored.len() <= MAX_COUNT_LEN,
         "a count takes at most 2^30 stored patterns"
     );
+    scratch.classed = classed;
     if stored.len() < PLAIN_LOOP_LIMIT {
         let small = scratch.small.get_or_insert_with(Vec::new);
         small.clear();
@@ -172,12 +220,24 @@ pub(crate) fn prepare(path: Path, stored: &mut [u64], sample: &[u64], scratch: &
     }
     scratch.small = None;
     let prepared = &mut scratch.prepared;
+    prepared.classed = classed;
     match path {
         Path::Portable => portable::prepare(stored, sample, prepared),
         #[cfg(target_arch = "x86_64")]
         Path::Avx2(token) => avx2::prepare(token, stored, sample, prepared),
         #[cfg(target_arch = "x86_64")]
         Path::Avx512(token) => avx512::prepare(token, stored, sample, prepared),
+    }
+}
+
+/// The plain loop's count of `items` against the small stored side `small`: per
+/// class of the items, or of the stored patterns when `classed` (the loop is the
+/// same either way round).
+fn plain_count_small(small: &[u64], items: &[u64], classed: bool) -> PairCounts {
+    if classed {
+        plain_count(items, small)
+    } else {
+        plain_count(small, items)
     }
 }
 
@@ -220,13 +280,14 @@ pub(crate) fn count_prepared(
         "a count takes at most 2^30 items"
     );
     if let Some(small) = &scratch.small {
-        return plain_count(small, items);
+        return plain_count_small(small, items, scratch.classed);
     }
     count_blocks(path, items, &mut scratch.prepared, &mut ())
 }
 
 /// Counts the tagged `items` (which it sorts by class) against the blocks in
-/// `prepared`, on the path `path`.
+/// `prepared`, on the path `path`: per class of the items, or of the stored patterns
+/// in class mode.
 fn count_blocks(
     path: Path,
     items: &mut [u64],
@@ -267,7 +328,7 @@ pub(crate) fn count_sample(
         "a count takes at most 2^30 items"
     );
     if let Some(small) = &scratch.small {
-        return (plain_count(small, items), 1, 1);
+        return (plain_count_small(small, items, scratch.classed), 1, 1);
     }
     let prepared = &mut scratch.prepared;
     let counted = prepared.select_blocks(stride);
@@ -635,6 +696,69 @@ mod tests {
             let visits = visiting * prepared.items_per_sample / 2;
             let varying = block.varying.count_ones() as usize;
             assert_eq!(block.layout, ChunkLayout::for_visits(varying, visits));
+        }
+    }
+
+    /// The plain loop's count per class of the tagged `stored` patterns.
+    fn plain_by_stored_class(stored: &[u64], items: &[u64]) -> [u64; CLASS_COUNT] {
+        let mut want = [0; CLASS_COUNT];
+        for &s in stored {
+            let hits = items.iter().filter(|&&i| i & s & PATTERN_MASK == 0).count();
+            want[class_of(s)] += hits as u64;
+        }
+        want
+    }
+
+    #[test]
+    fn class_mode_counts_per_stored_class_on_every_path() {
+        let level = crate::cpu::Kernel::Auto.level().expect("the auto level");
+        // Tagged stored sides: below the plain loop's limit, one block of one pattern
+        // repeated (no chunk), partial and full blocks, odd and even classes, one
+        // class alone, and enough items for tiles.
+        let mixed = |len, bits, seed| with_classes(patterns(len, bits, seed));
+        let one_class = |len, class| -> Vec<u64> {
+            patterns(len, 30, 21)
+                .into_iter()
+                .map(|p| tagged(p, class))
+                .collect()
+        };
+        let cases: Vec<(Vec<u64>, Vec<u64>)> = vec![
+            (mixed(PLAIN_LOOP_LIMIT - 1, 20, 1), patterns(100, 20, 2)),
+            (vec![tagged(0b1010_0000, 2); 101], patterns(300, 30, 3)),
+            (mixed(700, 30, 4), with_classes(patterns(300, 30, 5))),
+            (mixed(513, 40, 6), patterns(1000, 40, 7)),
+            (one_class(1025, 3), patterns(700, 30, 8)),
+            (one_class(511, 1), patterns(20, 30, 9)),
+            (mixed(5000, 44, 10), patterns(3000, 44, 11)),
+        ];
+        for (stored, items) in &cases {
+            let want = plain_by_stored_class(stored, items);
+            for path in [Path::Portable, Path::at(level)] {
+                let mut scratch = PairScratch::default();
+                let got = count_by_stored_class(level, stored, items, &mut scratch);
+                if path == Path::at(level) {
+                    assert_eq!(got.per_class, want, "{path:?}, {} stored", stored.len());
+                }
+                prepare_classed(path, &mut stored.clone(), items, &mut scratch);
+                let got = count_prepared(path, &mut items.clone(), &mut scratch);
+                assert_eq!(got.per_class, want, "{path:?}, {} stored", stored.len());
+                // Tiles of a few items, and a sample of every block, count the same.
+                if scratch.small.is_none() {
+                    scratch.prepared.tile_len = 7;
+                    let tiled = count_prepared(path, &mut items.clone(), &mut scratch);
+                    assert_eq!(tiled, got, "{path:?}, tiles");
+                    let sample = count_sample(path, &mut items.clone(), &mut scratch, 1, &mut ());
+                    assert_eq!(sample.0, tiled, "{path:?}, a sample of every block");
+                }
+                // The same scratch, prepared without classes, counts as before.
+                prepare(path, &mut stored.clone(), items, &mut scratch);
+                let plain = count_prepared(path, &mut items.clone(), &mut scratch);
+                let stored_untagged: Vec<u64> = stored.iter().map(|s| s & PATTERN_MASK).collect();
+                assert_eq!(
+                    plain.per_class,
+                    plain_count(&stored_untagged, items).per_class
+                );
+            }
         }
     }
 

@@ -1,4 +1,5 @@
-//! The portable counting loop over prepared blocks (any architecture).
+//! The portable counting loop over prepared blocks (any architecture), with or
+//! without the stored side's classes ([`super::classes`]).
 
 use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
 use super::chunks::{chunk_lane, ChunkLayout};
@@ -47,6 +48,7 @@ fn count_blocks(
     clock: &mut impl BlockClock,
 ) -> PairCounts {
     let mut conflicts = [0u64; CLASS_COUNT];
+    let mut by_stored_class = [0u64; CLASS_COUNT];
     let buffers = (filtered, table_buffer);
     let mut counts = prepared.walk_with_tables(
         items,
@@ -64,29 +66,55 @@ fn count_blocks(
         ),
         clock,
         |block, tables, class, visiting| {
-            for &item in visiting {
-                let compact = extract_bits(item, block.varying);
-                let ChunkLayout {
-                    chunks,
-                    wide,
-                    narrow,
-                } = block.layout;
-                // The first chunk's entries hold the padding slots.
-                let mut acc: Lane = if chunks == 0 {
-                    block.padding
-                } else {
-                    tables[chunk_lane(compact, narrow, wide, 0)]
-                };
-                for chunk in 1..chunks {
-                    acc = acc.or(tables[chunk_lane(compact, narrow, wide, chunk)]);
+            if prepared.classed {
+                let masks: [Lane; CLASS_COUNT] =
+                    std::array::from_fn(|class| block.classes.slot_mask(class));
+                let mut by_class = [0u64; CLASS_COUNT];
+                for &item in visiting {
+                    let lane = item_lane(block, tables, item);
+                    for (count, mask) in by_class.iter_mut().zip(&masks) {
+                        *count += u64::from(lane.and(*mask).count_ones());
+                    }
                 }
-                conflicts[class] += u64::from(acc.count_ones());
+                block
+                    .classes
+                    .add_disjoint(visiting, &by_class, &mut by_stored_class);
+                return;
+            }
+            for &item in visiting {
+                conflicts[class] += u64::from(item_lane(block, tables, item).count_ones());
             }
         },
     );
+    if prepared.classed {
+        counts.per_class = by_stored_class;
+        return counts;
+    }
     // The conflicts are some of the evaluated slots.
     for (count, conflicts) in counts.per_class.iter_mut().zip(conflicts) {
         *count -= conflicts;
     }
     counts
+}
+
+/// The lane of `item` against `block` with its chunk tables `tables`: the OR of its
+/// entries (a set slot is a conflict).
+#[inline]
+fn item_lane(block: &BlockInfo, tables: &[Lane], item: u64) -> Lane {
+    let compact = extract_bits(item, block.varying);
+    let ChunkLayout {
+        chunks,
+        wide,
+        narrow,
+    } = block.layout;
+    // The first chunk's entries hold the padding slots.
+    let mut acc: Lane = if chunks == 0 {
+        block.padding
+    } else {
+        tables[chunk_lane(compact, narrow, wide, 0)]
+    };
+    for chunk in 1..chunks {
+        acc = acc.or(tables[chunk_lane(compact, narrow, wide, chunk)]);
+    }
+    acc
 }

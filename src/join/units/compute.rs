@@ -16,7 +16,8 @@ use super::{Tables, UnitOutcome};
 use crate::join::halves::{generate, Cells, HalfBoards, HalfCursor, HalfSpec, Piece};
 use crate::join::memory::Caps;
 use crate::join::pairs::{
-    count_prepared_weighted, keep_without, prepare, PairScratch, WeightedPairs, MAX_COUNT_LEN,
+    count_prepared_weighted, keep_without, prepare, prepare_classed, PairScratch, WeightedPairs,
+    MAX_COUNT_LEN,
 };
 
 /// The buffers of one unit, reused by the next unit on the same worker.
@@ -126,7 +127,9 @@ fn count_items(
 
 /// Counts the items of `scratch.items` without a bit of `guard` against the stored
 /// piece in `scratch`, into `sum`; prepares the stored piece first unless `prepared`
-/// (then set).
+/// (then set). Where the plan's orientation says so ([`super::orientation`]), the
+/// items are stored instead, with their classes, and the stored piece counted against
+/// them (then `prepared` is cleared: the stored piece must be prepared again).
 fn count_piece(
     tables: &Tables,
     guard: u64,
@@ -141,6 +144,22 @@ fn count_piece(
         &mut scratch.pairs,
     );
     if kept == 0 {
+        return;
+    }
+    if tables.orientation.stores_west(kept, scratch.stored.len()) {
+        prepare_classed(
+            tables.path,
+            &mut scratch.items.as_mut_slice()[..kept],
+            scratch.stored.as_slice(),
+            &mut scratch.pairs,
+        );
+        add_count(
+            tables,
+            scratch.stored.as_mut_slice(),
+            &mut scratch.pairs,
+            sum,
+        );
+        *prepared = false;
         return;
     }
     if !*prepared {

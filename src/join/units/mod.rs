@@ -12,6 +12,7 @@
 
 mod compute;
 pub(crate) mod list;
+mod orientation;
 mod sides;
 mod size;
 mod spec;
@@ -35,6 +36,7 @@ use crate::join::{MAX_N, MIN_N};
 use compute::UnitScratch;
 pub(crate) use list::max_len;
 use list::{UnitKind, UnitList};
+pub use orientation::Orientation;
 pub(crate) use spec::JoinUnits;
 pub(crate) use version::UNITS_VERSION;
 
@@ -69,6 +71,8 @@ pub(crate) struct Tables {
     level: Level,
     /// The code path of the hot loops: the best at or below `level`.
     path: Path,
+    /// How each piece's stored side is chosen.
+    orientation: Orientation,
 }
 
 /// The join of one board size: its tables and its units.
@@ -156,11 +160,21 @@ impl JoinPlan {
                 caps: fit.caps,
                 row_set_limit: fit.row_set_limit,
                 cell_limit: crate::join::halves::CELL_LIMIT,
+                orientation: Orientation::default(),
             },
             units,
             budget,
             idle: Mutex::new(Vec::new()),
         })
+    }
+
+    /// This plan with its stored sides chosen by `orientation` (the default is
+    /// [`Orientation::ByLength`]; the others are for tests and measurements). The
+    /// units' weighted counts are the same every way; their work is not.
+    #[must_use]
+    pub fn with_orientation(mut self, orientation: Orientation) -> JoinPlan {
+        self.tables.orientation = orientation;
+        self
     }
 
     /// The peak bytes of this plan run on `threads` threads (an upper bound), within

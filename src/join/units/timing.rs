@@ -21,7 +21,7 @@ use super::Tables;
 use crate::engine::interface::TimedUnit;
 use crate::join::halves::{generate, HalfCursor};
 use crate::join::pairs::{
-    count_sample, keep_without, prepare, prepared_blocks, BlockClock, CountedBlock,
+    count_sample, keep_without, prepare, prepare_classed, prepared_blocks, BlockClock, CountedBlock,
 };
 use crate::sampling::cpu_clock::CpuClock;
 
@@ -169,7 +169,8 @@ fn time_items(
 
 /// The sampled count of one stored piece against the items.
 struct SampledCount {
-    /// The time to prepare the stored piece.
+    /// The time to prepare the stored piece (again after a piece of items stored in
+    /// its place).
     prepare_seconds: f64,
     /// The count's time, scaled up to every block.
     count_seconds: f64,
@@ -189,9 +190,20 @@ struct Step {
     min_blocks: usize,
 }
 
+impl Step {
+    /// The stride over a stored side of `blocks` blocks (at least 1).
+    fn stride(self, blocks: usize) -> usize {
+        self.blocks
+            .min(blocks.div_ceil(self.min_blocks.max(1)))
+            .max(1)
+    }
+}
+
 /// Counts the items without a bit of `guard` against the blocks `step` selects of the
 /// first stored piece, and those counted for certain (see [`BlockClock`]), and scales
 /// the counted blocks' time and pairs up to every block ([`BlockSeconds::scaled_up`]).
+/// A piece of items the plan's orientation stores instead is prepared and sampled the
+/// same way, the stored piece's half-boards counted against its blocks.
 #[allow(
     clippy::cast_precision_loss,
     reason = "an estimate: the nearest f64 of counts is all it needs"
@@ -231,20 +243,33 @@ fn time_counts(
         if kept == 0 {
             continue;
         }
-        let stride = *chosen.get_or_insert_with(|| {
+        let west_stored = tables.orientation.stores_west(kept, scratch.stored.len());
+        let stride = if west_stored {
+            // As the count does: the items stored, for this piece alone (its time is
+            // the count's), and the stored piece prepared again after it.
+            chosen = None;
             let begun = CpuClock::start();
-            prepare(
+            prepare_classed(
                 path,
-                scratch.stored.as_mut_slice(),
-                &scratch.items.as_slice()[..kept],
+                &mut scratch.items.as_mut_slice()[..kept],
+                scratch.stored.as_slice(),
                 &mut scratch.pairs,
             );
-            out.prepare_seconds = begun.seconds();
-            let blocks = prepared_blocks(&scratch.pairs);
-            step.blocks
-                .min(blocks.div_ceil(step.min_blocks.max(1)))
-                .max(1)
-        });
+            out.count_seconds += begun.seconds();
+            step.stride(prepared_blocks(&scratch.pairs))
+        } else {
+            *chosen.get_or_insert_with(|| {
+                let begun = CpuClock::start();
+                prepare(
+                    path,
+                    scratch.stored.as_mut_slice(),
+                    &scratch.items.as_slice()[..kept],
+                    &mut scratch.pairs,
+                );
+                out.prepare_seconds += begun.seconds();
+                step.stride(prepared_blocks(&scratch.pairs))
+            })
+        };
         // A sample sorts the items by class and filters every split's items whole, as
         // the count does, and counts every stride-th block: the blocks' work is timed
         // block by block (within the same run) and scaled up to every block, the rest
@@ -255,7 +280,11 @@ fn time_counts(
         // A count of every block is timed whole: no clock per block, whose reads (a
         // system call each for a thread's CPU clock) would add to the time measured.
         let begun = CpuClock::start();
-        let items = &mut scratch.items.as_mut_slice()[..kept];
+        let items = if west_stored {
+            scratch.stored.as_mut_slice()
+        } else {
+            &mut scratch.items.as_mut_slice()[..kept]
+        };
         let mut sampled = BlockSeconds::default();
         let (counts, counted, blocks) = if stride == 1 {
             count_sample(path, items, &mut scratch.pairs, stride, &mut ())
@@ -363,7 +392,7 @@ mod tests {
     use super::*;
     use crate::cpu::Kernel;
     use crate::join::memory::inner_len;
-    use crate::join::JoinPlan;
+    use crate::join::{JoinPlan, Orientation};
 
     /// The unit of `plan` with the most pairs, and its pairs.
     fn largest_unit(plan: &JoinPlan) -> (usize, u128) {
@@ -393,22 +422,33 @@ mod tests {
         reason = "the pairs are far below 2^53, so the f64 of a whole unit's work is exact"
     )]
     fn a_unit_timed_whole_or_on_a_sample_of_its_blocks() {
-        // The largest unit of n = 18 has dozens of blocks of stored patterns.
-        let plan = JoinPlan::new(18, Kernel::Auto.level().expect("the auto level"));
-        let (index, pairs) = largest_unit(&plan);
-        let whole = timed(&plan, index, u64::MAX);
-        assert!(whole.whole);
-        assert_eq!(whole.work, pairs as f64);
-        assert!(whole.seconds > 0.0);
-        // A tiny target: the fewest blocks a sample counts.
-        let sampled = timed(&plan, index, 1);
-        assert!(!sampled.whole);
-        let ratio = sampled.work / pairs as f64;
-        assert!(
-            (0.5..2.0).contains(&ratio),
-            "work {} of {pairs}",
-            sampled.work
-        );
-        assert!(sampled.seconds > 0.0);
+        // The largest unit of n = 18 has dozens of blocks of stored patterns, and a
+        // west side longer than its east one: each orientation times it its way.
+        let level = Kernel::Auto.level().expect("the auto level");
+        let mut works = Vec::new();
+        for orientation in [
+            Orientation::ByLength,
+            Orientation::EastStored,
+            Orientation::LongerStored,
+        ] {
+            let plan = JoinPlan::new(18, level).with_orientation(orientation);
+            let (index, pairs) = largest_unit(&plan);
+            let whole = timed(&plan, index, u64::MAX);
+            assert!(whole.whole, "{orientation:?}");
+            assert_eq!(whole.work, pairs as f64, "{orientation:?}");
+            assert!(whole.seconds > 0.0);
+            // A tiny target: the fewest blocks a sample counts.
+            let sampled = timed(&plan, index, 1);
+            assert!(!sampled.whole, "{orientation:?}");
+            let ratio = sampled.work / pairs as f64;
+            assert!(
+                (0.5..2.0).contains(&ratio),
+                "{orientation:?}: work {} of {pairs}",
+                sampled.work
+            );
+            assert!(sampled.seconds > 0.0);
+            works.push(pairs);
+        }
+        assert_ne!(works[2], works[1], "the west side stored");
     }
 }

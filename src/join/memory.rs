@@ -24,6 +24,17 @@
 //!   inner cell, the parts of row sets held whole (without the table), and
 //!   [`PER_THREAD_FIXED_BYTES`].
 //!
+//! A piece whose west side is stored instead (`join::units::orientation`: only when
+//! it is at least 1.5 times the east side, and that one long) holds its west patterns (8 bytes each), their
+//! bit slices and records (as a stored side's), its east patterns (8) and the item
+//! lists' buffer, which then serves the splits of the west side (8 per west pattern)
+//! and the east side's lists (12 per east pattern, so no more). Each buffer only
+//! grows, so over a run it reaches the larger of its uses; the sum stays within the
+//! shares above because the stored cap is at least 0.71 times the item cap and at
+//! most 2.8 times it (the splits of a stored side use the item lists' buffer, 8 bytes
+//! a pattern: [`fit`] holds the stored cap to that where the row sets held whole
+//! leave the items little room; `every_buffer_fits_the_thread_share`).
+//!
 //! The caps bound the lists however long they turn out to be: a longer list comes in
 //! more pieces. So the peak holds for every n the join counts; what is estimated
 //! (not bounded) is only how long the lists are, which sets the caps and the speed.
@@ -51,13 +62,20 @@ pub(crate) fn units_bound(n: u32) -> u64 {
 const BASE_BYTES: u64 = 8 << 20;
 /// Per stored half-board of a piece: its pattern (8, which the splits reorder in
 /// place), the bit slices of its block (at most 62 lanes of 64 bytes per 512 patterns:
-/// 7.75), and the block and split records (at most 192 bytes per 512 patterns): 16.2,
-/// rounded up to 20. The splits partition with the item lists' buffer (no more
+/// 7.75), and the block and split records (at most 256 bytes per 512 patterns:
+/// [`BLOCK_RECORD_BYTES`]): 16.25, rounded up to 20. The splits partition with the item lists' buffer (no more
 /// memory). The chunk tables are built one block at a time, in the fixed share below.
 pub(crate) const STORED_BYTES: u64 = 20;
 /// Per item half-board of a piece: its pattern (8), and the lists of the splits'
 /// surviving items (at most one and a half times the items: 12).
 pub(crate) const ITEM_BYTES: u64 = 20;
+/// The bytes of the bit slices and records of a prepared block of 512 patterns, at
+/// most: 62 lanes of 64 bytes, and the block's and its split's records.
+pub(crate) const BLOCK_RECORD_BYTES: u64 = 62 * 64 + 256;
+const _: () = assert!(
+    8 + BLOCK_RECORD_BYTES.div_ceil(512) <= STORED_BYTES,
+    "a stored pattern, its slices and its records fit its share"
+);
 /// Per entry of an inner cell, for each side: the prepared inner list (24: two `u64`
 /// arrays, 16, and the room between their two runs, at most 23 entries, which the
 /// other 8 cover from 46 entries on and the fixed share of a thread below), the cell
@@ -266,6 +284,9 @@ pub(crate) fn fit(n: u32, units: u64, threads: usize, budget: u64) -> Result<Fit
         ROW_SETS_HELD * row_set_bytes(row_set_limit)
     };
     let items = items.saturating_sub(row_sets.div_ceil(ITEM_BYTES));
+    // The splits of a stored piece partition in the item lists' buffer (12 bytes an
+    // item): past 2.8 items a stored pattern, its 8 bytes would outgrow the share.
+    let stored = stored.min(items.saturating_mul(14) / 5);
     if stored < least || items < least {
         // The room that gives both sides `least`, with the 70/30 split and its
         // roundings.
@@ -294,6 +315,7 @@ pub(crate) fn fit(n: u32, units: u64, threads: usize, budget: u64) -> Result<Fit
 mod tests {
     use super::*;
     use crate::join::quadrants::QuadrantTable;
+    use crate::join::units::orientation::{MIN_EAST, MIN_RATIO};
 
     #[test]
     fn the_largest_cells_are_exact() {
@@ -325,6 +347,39 @@ mod tests {
                         panic!("n = {n}, {threads} threads: needs {least}")
                     });
                     assert!(fit.peak <= budget, "n = {n}: {fit:?} over {budget}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_buffer_fits_the_thread_share() {
+        // Over a run a thread's buffers reach, at most: the stored and item patterns
+        // (8 each a cap), the bit slices and records of the longer cap (a side stored
+        // either way), and the item lists' buffer at its larger use (1.5 items' worth
+        // of lists, or the splits' spare room of a side stored either way: the west
+        // side stored, its lists are the east side's, at most 2/3 as long).
+        for n in 8u32..=32 {
+            for threads in [1, 2, 16] {
+                for budget in [64u64 << 20, 4 << 30, 16 << 30, 64 << 30] {
+                    let Ok(fit) = fit(n, 1 << 27, threads, budget) else {
+                        continue;
+                    };
+                    let (stored, items) = (fit.caps.stored as u64, fit.caps.items as u64);
+                    // Where no piece of items is long enough to be stored, only the
+                    // stored cap is.
+                    let least = MIN_EAST * MIN_RATIO.0 / MIN_RATIO.1;
+                    let longer = if items < least as u64 {
+                        stored
+                    } else {
+                        stored.max(items)
+                    };
+                    let reached = 8 * stored
+                        + 8 * items
+                        + (longer.div_ceil(512) * BLOCK_RECORD_BYTES)
+                        + (12 * items).max(8 * longer);
+                    let share = stored * STORED_BYTES + items * ITEM_BYTES;
+                    assert!(reached <= share, "n = {n}, {threads}, {budget}: {fit:?}");
                 }
             }
         }

@@ -543,7 +543,10 @@ impl Pass<'_> {
         let mut present = [(0usize, zero); CLASS_COUNT];
         let mut classes = 0;
         for class in self.block.classes.with_positions() {
-            present[classes] = (class, load(token, &self.block.classes.slot_mask(class)));
+            present[classes] = (
+                class,
+                load(token, &Lane(self.block.classes.slot_mask(class))),
+            );
             classes += 1;
         }
         let present = &present[..classes];

@@ -304,6 +304,7 @@ impl Prepared {
         if self.classed {
             let mut slots = [0; BLOCK_SLOTS];
             let (padding, classes) = arrange(block, &mut slots);
+            let padding = Lane(padding);
             let slot_pattern = |slot: usize| pext(slots[slot], varying);
             self.push_slots(all, varying, (padding, classes), samples, slot_pattern);
         } else {
@@ -389,6 +390,13 @@ pub(super) fn transpose_64(rows: &mut [Lane]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_block_and_its_split_take_the_records_the_memory_model_counts() {
+        let records = size_of::<BlockInfo>() + size_of::<Split>();
+        let counted = crate::join::memory::BLOCK_RECORD_BYTES - 62 * 64;
+        assert!(records as u64 <= counted, "{records} bytes");
+    }
 
     #[test]
     fn transpose_matches_the_definition() {

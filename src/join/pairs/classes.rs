@@ -23,7 +23,6 @@
     reason = "the arrangement and the masks must inline into the preparation and counts compiled with the vector features"
 )]
 
-use super::blocks::Lane;
 use super::{class_of, BLOCK_SLOTS, CLASS_COUNT, LANE_WORDS, PATTERN_MASK};
 
 /// The positions of a block: position `p` is slots `p` and `p + POSITIONS`.
@@ -69,11 +68,12 @@ impl BlockClasses {
         })
     }
 
-    /// The mask of the slots of class `class`: its positions in both halves of a lane.
+    /// The mask of the slots of class `class` (the words of a lane): its positions in
+    /// both halves.
     #[inline(always)]
-    pub(super) fn slot_mask(&self, class: usize) -> Lane {
+    pub(super) fn slot_mask(&self, class: usize) -> [u64; LANE_WORDS] {
         let half = self.position_mask(class);
-        Lane(std::array::from_fn(|word| half[word % POSITION_WORDS]))
+        std::array::from_fn(|word| half[word % POSITION_WORDS])
     }
 
     /// Adds to `by_class` the disjoint pairs of the block and `items`, from the
@@ -113,10 +113,13 @@ fn bits_between(low: usize, high: usize) -> u64 {
 }
 
 /// Arranges the tagged patterns of `block` (at most [`BLOCK_SLOTS`]) by class into
-/// `slots` (tags removed; padding slots 0), and gives the padding slots and the
-/// block's classes.
+/// `slots` (tags removed; padding slots 0), and gives the padding slots (the words of
+/// a lane) and the block's classes.
 #[inline(always)]
-pub(super) fn arrange(block: &[u64], slots: &mut [u64; BLOCK_SLOTS]) -> (Lane, BlockClasses) {
+pub(super) fn arrange(
+    block: &[u64],
+    slots: &mut [u64; BLOCK_SLOTS],
+) -> ([u64; LANE_WORDS], BlockClasses) {
     debug_assert!(block.len() <= BLOCK_SLOTS);
     let mut per_class = [0usize; CLASS_COUNT];
     for &pattern in block {
@@ -131,7 +134,7 @@ pub(super) fn arrange(block: &[u64], slots: &mut [u64; BLOCK_SLOTS]) -> (Lane, B
         classes.ends[class] = u16::try_from(end).expect("at most 256 positions");
     }
     *slots = [0; BLOCK_SLOTS];
-    let mut filled = Lane::default();
+    let mut filled = [0u64; LANE_WORDS];
     let mut placed = [0usize; CLASS_COUNT];
     for &tagged in block {
         let class = class_of(tagged);
@@ -146,10 +149,9 @@ pub(super) fn arrange(block: &[u64], slots: &mut [u64; BLOCK_SLOTS]) -> (Lane, B
         }
         let slot = first_position[class] + index / 2 + POSITIONS * (index % 2);
         slots[slot] = pattern;
-        filled.0[slot / 64] |= 1 << (slot % 64);
+        filled[slot / 64] |= 1 << (slot % 64);
     }
-    let padding = Lane(filled.0.map(|word| !word));
-    (padding, classes)
+    (filled.map(|word| !word), classes)
 }
 
 #[cfg(test)]
@@ -177,18 +179,18 @@ mod tests {
             let mut slots = [0; BLOCK_SLOTS];
             let (padding, classes) = arrange(&patterns, &mut slots);
             let mut seen: Vec<u64> = Vec::new();
-            let mut covered = Lane::default();
+            let mut covered = [0u64; LANE_WORDS];
             for c in 0..CLASS_COUNT {
                 let mask = classes.slot_mask(c);
                 for (slot, &pattern) in slots.iter().enumerate() {
-                    let in_class = mask.0[slot / 64] >> (slot % 64) & 1 == 1;
-                    let is_padding = padding.0[slot / 64] >> (slot % 64) & 1 == 1;
+                    let in_class = mask[slot / 64] >> (slot % 64) & 1 == 1;
+                    let is_padding = padding[slot / 64] >> (slot % 64) & 1 == 1;
                     if in_class {
                         assert!(!is_padding, "{len}: class {c}, slot {slot}");
                         let original = patterns.iter().find(|&&p| p & PATTERN_MASK == pattern);
                         assert_eq!(original.map(|&p| class_of(p)), Some(c), "{len}: {slot}");
                         seen.push(pattern);
-                        covered.0[slot / 64] |= 1 << (slot % 64);
+                        covered[slot / 64] |= 1 << (slot % 64);
                     }
                 }
                 if classes.singles >> c & 1 == 1 {
@@ -203,8 +205,11 @@ mod tests {
             let mut want: Vec<u64> = patterns.iter().map(|p| p & PATTERN_MASK).collect();
             want.sort_unstable();
             assert_eq!(seen, want, "{len}");
-            assert_eq!(covered.or(padding), Lane([u64::MAX; LANE_WORDS]), "{len}");
-            assert_eq!(covered.count_ones() + padding.count_ones(), 512);
+            let ones = |words: [u64; LANE_WORDS]| words.iter().map(|w| w.count_ones()).sum::<u32>();
+            assert_eq!(ones(covered), 512 - ones(padding), "{len}");
+            for (c, p) in covered.iter().zip(padding) {
+                assert_eq!(c & p, 0, "{len}: a slot both in a class and padding");
+            }
         }
     }
 
@@ -232,7 +237,8 @@ mod tests {
             ..BlockClasses::default()
         };
         assert_eq!(empty.with_positions().collect::<Vec<_>>(), [1]);
-        assert_eq!(empty.slot_mask(1).count_ones(), 20);
-        assert_eq!(empty.slot_mask(0), Lane::default());
+        let ones: u32 = empty.slot_mask(1).iter().map(|w| w.count_ones()).sum();
+        assert_eq!(ones, 20);
+        assert_eq!(empty.slot_mask(0), [0; LANE_WORDS]);
     }
 }

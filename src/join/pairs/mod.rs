@@ -47,6 +47,13 @@
 //! function (`Ops`, [`split::SplitOps`]), and the count builds each block's tables in
 //! its own (a closure or a recursive call would otherwise run as baseline code).
 //!
+//! **Class mode.** A stored side may be the tagged one instead ([`prepare_classed`],
+//! [`classes`]): each block then arranges its patterns by class so that every path
+//! counts the conflicts of each class under a mask of its slots, and a count gives
+//! the pairs per class of the *stored* patterns (its items' tags are ignored). A unit
+//! stores its west half-boards this way where they are much the longer
+//! (`join::units::orientation`).
+//!
 //! **Work measure.** `pairs` counts item x slot evaluations: [`BLOCK_SLOTS`] per item
 //! and visited block (padding included, skipped blocks excluded), or 1 per pair in the
 //! plain loop.

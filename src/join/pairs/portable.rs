@@ -68,7 +68,7 @@ fn count_blocks(
         |block, tables, class, visiting| {
             if prepared.classed {
                 let masks: [Lane; CLASS_COUNT] =
-                    std::array::from_fn(|class| block.classes.slot_mask(class));
+                    std::array::from_fn(|class| Lane(block.classes.slot_mask(class)));
                 let mut by_class = [0u64; CLASS_COUNT];
                 for &item in visiting {
                     let lane = item_lane(block, tables, item);

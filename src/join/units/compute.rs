@@ -8,6 +8,11 @@
 //! plan's caps ([`Caps`]): for each stored piece, prepared once, the item side is generated
 //! piece by piece and counted against it. With caps larger than the lists (the usual case)
 //! that is one piece a side, and the items are generated once for the whole unit.
+//!
+//! Where the plan's [`super::Orientation`] says so for a piece (the west side much the
+//! longer), the roles swap for that piece: its west half-boards are stored with their
+//! classes and the east ones counted against them (`join::pairs::prepare_classed`);
+//! the weighted sum is the same.
 
 use super::list::UnitKind;
 use super::sides::{self, Sides};

@@ -12,7 +12,7 @@
 
 mod compute;
 pub(crate) mod list;
-mod orientation;
+pub(crate) mod orientation;
 mod sides;
 mod size;
 mod spec;

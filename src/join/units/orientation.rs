@@ -22,17 +22,20 @@ pub enum Orientation {
 }
 
 /// The rule stores the west side only when the east side has at least this many
-/// half-boards.
-pub(crate) const MIN_EAST: usize = 50_000;
-/// ... and the west side at least this many times as many.
-pub(crate) const MIN_RATIO: usize = 2;
+/// half-boards (48 blocks).
+pub(crate) const MIN_EAST: usize = 24_576;
+/// ... and the west side at least `MIN_RATIO.0 / MIN_RATIO.1` (1.5) times as many.
+pub(crate) const MIN_RATIO: (usize, usize) = (3, 2);
 
 impl Orientation {
     /// Whether a piece of `west` item half-boards (those a group meets) and `east`
     /// stored half-boards stores its west side.
     pub(crate) fn stores_west(self, west: usize, east: usize) -> bool {
         match self {
-            Orientation::ByLength => east >= MIN_EAST && west >= east.saturating_mul(MIN_RATIO),
+            Orientation::ByLength => {
+                east >= MIN_EAST
+                    && west.saturating_mul(MIN_RATIO.1) >= east.saturating_mul(MIN_RATIO.0)
+            }
             Orientation::EastStored => false,
             Orientation::LongerStored => west > east,
         }
@@ -46,8 +49,12 @@ mod tests {
     #[test]
     fn the_rule_stores_the_west_side_only_when_both_bounds_hold() {
         let rule = Orientation::ByLength;
-        assert!(rule.stores_west(MIN_EAST * MIN_RATIO, MIN_EAST));
-        assert!(!rule.stores_west(MIN_EAST * MIN_RATIO - 1, MIN_EAST));
+        let least_west = MIN_EAST * MIN_RATIO.0 / MIN_RATIO.1;
+        assert_eq!(least_west, 36_864);
+        assert!(rule.stores_west(least_west, MIN_EAST));
+        assert!(!rule.stores_west(least_west - 1, MIN_EAST));
+        assert!(rule.stores_west(3_000_000, 2_000_000));
+        assert!(!rule.stores_west(2_999_999, 2_000_000));
         assert!(!rule.stores_west(usize::MAX, MIN_EAST - 1));
         assert!(!Orientation::EastStored.stores_west(usize::MAX, MIN_EAST));
         assert!(Orientation::LongerStored.stores_west(2, 1));

@@ -22,8 +22,8 @@ use common::{options, published_total, THREADS};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use nqueens::internals::{
     count_disjoint_pairs, count_disjoint_pairs_by_stored_class, join_kernel,
-    plain_count_disjoint_pairs, tagged, JoinPlan, Level, Orientation, PairScratch, UnitOutcome,
-    CLASS_COUNT, JOIN_MIN_N,
+    plain_count_disjoint_pairs, tagged, JoinPlan, Level, Orientation, PairCounts, PairScratch,
+    UnitOutcome, CLASS_COUNT, JOIN_MIN_N,
 };
 use nqueens::{Kernel, Symmetry};
 use proptest::prelude::*;
@@ -144,9 +144,21 @@ fn with_classes(raw: &[u64], seed: u64) -> Vec<u64> {
 /// loop does (twice with the same buffers: reuse must not leak state).
 fn agree(level: Level, stored: &[u64], items: &[u64]) -> Result<(), Failed> {
     let want = plain_count_disjoint_pairs(stored, items);
+    agree_with(level, stored, items, want, count_disjoint_pairs)
+}
+
+/// Whether `count` on the path of `level` gives the classes' counts `want` for
+/// `stored` and `items`, twice with the same buffers (reuse must not leak state).
+fn agree_with(
+    level: Level,
+    stored: &[u64],
+    items: &[u64],
+    want: PairCounts,
+    count: fn(Level, &[u64], &[u64], &mut PairScratch) -> PairCounts,
+) -> Result<(), Failed> {
     let mut scratch = PairScratch::default();
     for round in 0..2 {
-        let got = count_disjoint_pairs(level, stored, items, &mut scratch);
+        let got = count(level, stored, items, &mut scratch);
         ensure(got.per_class == want.per_class, || {
             format!(
                 "{:?} (round {round}), {} stored, {} items: {:?}, plain loop {:?}",
@@ -240,24 +252,16 @@ fn wide_chunk_layouts_agree(level: Level) -> Result<(), Failed> {
 
 /// Whether the path of `level` counts the disjoint pairs of the tagged `stored`
 /// patterns (class mode) and `items` per stored class as the plain loop does (the
-/// loop the other way round: its items' classes are then the stored patterns'),
-/// twice with the same buffers.
+/// loop the other way round: its items' classes are then the stored patterns').
 fn agree_by_stored_class(level: Level, stored: &[u64], items: &[u64]) -> Result<(), Failed> {
     let want = plain_count_disjoint_pairs(items, stored);
-    let mut scratch = PairScratch::default();
-    for round in 0..2 {
-        let got = count_disjoint_pairs_by_stored_class(level, stored, items, &mut scratch);
-        ensure(got.per_class == want.per_class, || {
-            format!(
-                "{level:?} (round {round}), {} stored with classes, {} items: {:?}, plain loop {:?}",
-                stored.len(),
-                items.len(),
-                got.per_class,
-                want.per_class
-            )
-        })?;
-    }
-    Ok(())
+    agree_with(
+        level,
+        stored,
+        items,
+        want,
+        count_disjoint_pairs_by_stored_class,
+    )
 }
 
 /// Stored sides of tagged patterns (class mode: each block arranged by class, the odd

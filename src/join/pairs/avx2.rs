@@ -679,6 +679,25 @@ struct Pass<'a> {
 }
 
 impl Pass<'_> {
+    /// The block's chunk tables as [`ItemLanes`].
+    #[inline(always)]
+    fn chunk_lanes<const CHUNKS: usize, const WIDE: usize, const NARROW: usize>(
+        &self,
+        token: Avx2,
+    ) -> ChunkLanes<'_, CHUNKS, WIDE, NARROW> {
+        let lanes = ChunkLayout {
+            chunks: CHUNKS,
+            wide: WIDE,
+            narrow: NARROW,
+        }
+        .lanes();
+        ChunkLanes {
+            tables: &self.tables[..lanes],
+            varying: self.block.varying,
+            padding: load_halves(token, &self.block.padding),
+        }
+    }
+
     /// Counts the block against `items`, with `CHUNKS` table lookups per item, the
     /// first `WIDE` of them wide (`NARROW + 1` bits), the others of `NARROW` bits: the
     /// conflicts go to `conflicts`, eight items at a time through its adder tree, the
@@ -690,17 +709,7 @@ impl Pass<'_> {
         items: &[u64],
         conflicts: &mut Conflicts,
     ) {
-        let lanes = ChunkLayout {
-            chunks: CHUNKS,
-            wide: WIDE,
-            narrow: NARROW,
-        }
-        .lanes();
-        let lanes = ChunkLanes::<CHUNKS, WIDE, NARROW> {
-            tables: &self.tables[..lanes],
-            varying: self.block.varying,
-            padding: load_halves(token, &self.block.padding),
-        };
+        let lanes = self.chunk_lanes::<CHUNKS, WIDE, NARROW>(token);
         let zero = splat(token, 0);
         let (grouped, rest) = items.split_at(items.len() / 8 * 8);
         for batch in grouped.chunks(8 * SIXTEENS_FLUSH_GROUPS) {
@@ -769,17 +778,7 @@ impl Pass<'_> {
         token: Avx2,
         items: &[u64],
     ) -> [u64; CLASS_COUNT] {
-        let lanes = ChunkLayout {
-            chunks: CHUNKS,
-            wide: WIDE,
-            narrow: NARROW,
-        }
-        .lanes();
-        let lanes = ChunkLanes::<CHUNKS, WIDE, NARROW> {
-            tables: &self.tables[..lanes],
-            varying: self.block.varying,
-            padding: load_halves(token, &self.block.padding),
-        };
+        let lanes = self.chunk_lanes::<CHUNKS, WIDE, NARROW>(token);
         let zero = splat(token, 0);
         // The classes with positions, and their position masks.
         let mut present = [(0usize, zero); CLASS_COUNT];

@@ -67,13 +67,18 @@ fn count_blocks(
         clock,
         |block, tables, class, visiting| {
             if prepared.classed {
-                let masks: [Lane; CLASS_COUNT] =
-                    std::array::from_fn(|class| Lane(block.classes.slot_mask(class)));
+                // The slot masks of the classes with positions.
+                let mut masks = [(0, Lane::default()); CLASS_COUNT];
+                let mut classes = 0;
+                for class in block.classes.with_positions() {
+                    masks[classes] = (class, Lane(block.classes.slot_mask(class)));
+                    classes += 1;
+                }
                 let mut by_class = [0u64; CLASS_COUNT];
                 for &item in visiting {
                     let lane = item_lane(block, tables, item);
-                    for (count, mask) in by_class.iter_mut().zip(&masks) {
-                        *count += u64::from(lane.and(*mask).count_ones());
+                    for &(class, mask) in &masks[..classes] {
+                        by_class[class] += u64::from(lane.and(mask).count_ones());
                     }
                 }
                 block

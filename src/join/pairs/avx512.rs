@@ -20,7 +20,7 @@ use std::arch::x86_64::{
 
 use super::blocks::FILTER_SLACK;
 use super::blocks::{BlockInfo, BlockTables, FilteredItems, Lane, Prepared};
-use super::chunks::{match_layout, ChunkShifts};
+use super::chunks::{match_layout, ChunkLayout, ChunkShifts};
 use super::split::{finish_partition, partition_by_mask, Parent, SplitOps};
 use super::walk::BlockClock;
 use super::{PairCounts, CLASS_COUNT};
@@ -481,14 +481,16 @@ impl Pass<'_> {
         if CHUNKS == 0 {
             return load(token, &self.block.padding);
         }
+        let lanes = ChunkLayout {
+            chunks: CHUNKS,
+            wide: WIDE,
+            narrow: NARROW,
+        }
+        .lanes();
+        let tables = &self.tables[..lanes];
         let shifts = ChunkShifts::new(NARROW, WIDE);
         let compact = pext(token, item, self.block.varying);
-        let entry = |chunk: usize| {
-            load(
-                token,
-                &self.tables[shifts.lane(compact, NARROW, WIDE, chunk)],
-            )
-        };
+        let entry = |chunk: usize| load(token, &tables[shifts.lane(compact, NARROW, WIDE, chunk)]);
         let mut acc = entry(0);
         let mut chunk = 1;
         while chunk + 2 <= CHUNKS {

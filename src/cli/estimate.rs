@@ -209,6 +209,15 @@ fn summary(e: &Estimate, shard_hours: Option<f64>) -> String {
                 core_time(core_hours),
                 e.kernel
             ));
+            if let (Some(true), Some(sampled), Some(classes)) =
+                (e.thin_sample, e.units_sampled, e.unit_classes)
+            {
+                lines.push(format!(
+                    "sample:  thin: {} units timed in {} cost classes, too few to trust the interval; give it more --sample-seconds (from n = 26 on, 600 or more) and compare seeds before planning on it",
+                    grouped(sampled),
+                    grouped(classes)
+                ));
+            }
         }
         _ => lines.push(format!(
             "time:    not estimated: the {} engine needs at least {} on {} thread{} for N = {}, more than {}: give it a budget that fits with --memory (a cluster node's memory, such as --memory 16G), or use fewer threads",

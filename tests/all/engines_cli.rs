@@ -245,6 +245,43 @@ fn a_join_checkpoint_resumes_exactly() {
 }
 
 #[test]
+fn estimate_says_when_its_sample_is_thin() {
+    // No sampling time: two units of each cost class, far fewer than n = 14's units.
+    let e = json(&["estimate", "14", "--sample-seconds", "0", "--json"]);
+    let sampled = e["units_sampled"].as_u64().unwrap();
+    let classes = e["unit_classes"].as_u64().unwrap();
+    assert!(sampled < e["tasks"].as_u64().unwrap(), "{e}");
+    assert!(sampled < 4 * classes, "{e}");
+    assert_eq!(e["thin_sample"], true, "{e}");
+    let output = nqueens()
+        .args(["estimate", "14", "--sample-seconds", "0"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let line = text
+        .lines()
+        .find(|line| line.starts_with("sample:  thin: "))
+        .unwrap_or_else(|| panic!("no thin-sample line in {text}"));
+    assert!(
+        line.contains(&format!("{sampled} units timed in {classes} cost classes")),
+        "{line}"
+    );
+    assert!(line.contains("more --sample-seconds"), "{line}");
+    // The backtracking engine draws probes: no such field or line.
+    let b = json(&[
+        "estimate",
+        "14",
+        "--engine",
+        "backtrack",
+        "--probes",
+        "1000",
+        "--json",
+    ]);
+    assert!(b.get("thin_sample").is_none(), "{b}");
+}
+
+#[test]
 fn estimate_verify_and_bench_name_the_engine() {
     let e = json(&["estimate", "14", "--json"]);
     assert_eq!(e["engine"], "join");

@@ -440,6 +440,14 @@ mod tests {
         );
         assert_eq!(e.sample_seconds, Some(0));
         assert!(e.seconds.unwrap() > 0.0);
+        // About two units a class, far fewer than n = 14's units: a thin sample.
+        assert!(usize::try_from(sampled).unwrap() < e.tasks.unwrap());
+        assert_eq!(e.thin_sample, Some(true), "{sampled} of {classes}");
+        let backtrack = estimate(10, &Options::default(), 1000, 0).unwrap();
+        assert_eq!(
+            backtrack.thin_sample, None,
+            "the backtracking engine draws probes"
+        );
     }
 
     #[test]
@@ -453,20 +461,6 @@ mod tests {
         assert!(is_thin_sample(9, 13, 10));
         assert!(!is_thin_sample(0, 0, 0));
         assert!(!is_thin_sample(u64::MAX, u64::MAX, usize::MAX));
-    }
-
-    #[test]
-    fn a_two_units_a_class_sample_is_thin_and_says_so() {
-        let sampling = Sampling {
-            unit_seconds: 0,
-            ..Sampling::default()
-        };
-        let e = estimate_with(14, &join_options(), &sampling, &|_| {}).unwrap();
-        let (sampled, classes) = (e.units_sampled.unwrap(), e.unit_classes.unwrap());
-        let every_unit = usize::try_from(sampled).unwrap() >= e.tasks.unwrap();
-        assert_eq!(e.thin_sample, Some(!every_unit), "{sampled} of {classes}");
-        let backtrack = estimate(10, &Options::default(), 1000, 0).unwrap();
-        assert_eq!(backtrack.thin_sample, None);
     }
 
     #[test]

@@ -118,6 +118,22 @@ pub enum Error {
         /// Solutions fixed by the quarter turn.
         rot90: u128,
     },
+    /// An engine's vector kernel counted a case of its check before a long count
+    /// differently from the engine's scalar kernel on this processor: its counts cannot
+    /// be trusted here.
+    #[error("the {engine} engine's {kernel} kernel counted {case} differently from its scalar kernel on this processor ({got}; scalar: {want}): its counts cannot be trusted here")]
+    KernelMismatch {
+        /// The engine's name.
+        engine: &'static str,
+        /// The kernel's name.
+        kernel: &'static str,
+        /// The case.
+        case: String,
+        /// What the path counted.
+        got: String,
+        /// What the portable path counted.
+        want: String,
+    },
     /// A sum left the `u128` range (a damaged input, never a real count).
     #[error("{0} overflows 128 bits")]
     Overflow(&'static str),

@@ -109,10 +109,12 @@ pub use symmetry::Symmetry;
 /// change at any time).
 #[doc(hidden)]
 pub mod internals {
+    pub use crate::backtrack::kernel_check::check as check_backtrack_kernel;
     pub use crate::backtrack::plan::TaskList;
     pub use crate::backtrack::search::resolved::Resolved;
     pub use crate::backtrack::search::scalar::{count as scalar_count, Frontier, Tally};
     pub use crate::cpu::Level;
+    pub use crate::join::kernel_check::check as check_join_kernel;
     pub use crate::join::pairs::{
         count as count_disjoint_pairs,
         count_by_stored_class as count_disjoint_pairs_by_stored_class,

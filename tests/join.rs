@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 use common::{options, published_total, THREADS};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use nqueens::internals::{
-    count_disjoint_pairs, count_disjoint_pairs_by_stored_class, join_kernel,
+    check_join_kernel, count_disjoint_pairs, count_disjoint_pairs_by_stored_class, join_kernel,
     plain_count_disjoint_pairs, tagged, JoinPlan, Level, Orientation, PairCounts, PairScratch,
     UnitOutcome, CLASS_COUNT, JOIN_MIN_N,
 };
@@ -59,10 +59,16 @@ const CHECKS: [(&str, Check); 6] = [
 ];
 
 /// The checks of the levels above the portable one.
-const VECTOR_CHECKS: [(&str, Check); 1] = [(
-    "units_agree_with_the_portable_path",
-    units_agree_with_portable,
-)];
+const VECTOR_CHECKS: [(&str, Check); 2] = [
+    (
+        "units_agree_with_the_portable_path",
+        units_agree_with_portable,
+    ),
+    (
+        "the_kernel_check_before_a_long_count_passes",
+        kernel_check_passes,
+    ),
+];
 
 fn main() -> ExitCode {
     let args = Arguments::from_args();
@@ -439,4 +445,10 @@ fn units_agree_with_portable(level: Level) -> Result<(), Failed> {
         }
     }
     Ok(())
+}
+
+/// The check a count of n >= 20 runs before it starts (`join::kernel_check`: this
+/// path against the portable one on a fixed set of cases) passes on this processor.
+fn kernel_check_passes(level: Level) -> Result<(), Failed> {
+    check_join_kernel(level).map_err(|e| e.to_string().into())
 }

@@ -24,7 +24,9 @@ use std::process::ExitCode;
 
 use common::{options, published_total, sweep_depths};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
-use nqueens::internals::{Constraints, Frontier, Resolved, Tally, TaskList};
+use nqueens::internals::{
+    check_backtrack_kernel, Constraints, Frontier, Resolved, Tally, TaskList,
+};
 use nqueens::{Kernel, Options, Symmetry};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -33,7 +35,7 @@ use proptest::test_runner::{Config, TestRunner};
 type Check = fn(Resolved) -> Result<(), Failed>;
 
 /// The checks, each run for every vector kernel.
-const CHECKS: [(&str, Check); 5] = [
+const CHECKS: [(&str, Check); 6] = [
     ("agrees_task_by_task_n4_to_12", agrees_task_by_task),
     ("agrees_on_random_constraints", agrees_on_random_constraints),
     ("agrees_on_whole_trees_n0_to_13", agrees_on_whole_trees),
@@ -42,6 +44,10 @@ const CHECKS: [(&str, Check); 5] = [
         counts_agree_on_every_mode_and_depth,
     ),
     ("agrees_on_deep_prefixes_n20_to_32", agrees_on_deep_prefixes),
+    (
+        "the_kernel_check_before_a_long_count_passes",
+        kernel_check_passes,
+    ),
 ];
 
 fn main() -> ExitCode {
@@ -343,4 +349,11 @@ fn agrees_on_deep_prefixes(fast: Resolved) -> Result<(), Failed> {
     } else {
         Err(format!("the deep starts found too few solutions to test: {reached:?}").into())
     }
+}
+
+/// The check a count of n >= 20 runs before it starts (`backtrack::kernel_check`: this
+/// kernel against the scalar one on a fixed set of starts) passes on this processor.
+fn kernel_check_passes(fast: Resolved) -> Result<(), Failed> {
+    let level = fast.kernel().level()?;
+    check_backtrack_kernel(level).map_err(|e| e.to_string().into())
 }

@@ -74,6 +74,9 @@ impl CountingEngine for Backtrack {
         Ok(Box::new(TaskUnits { list }))
     }
 
+    fn check_kernel(&self, level: Level) -> Result<(), Error> {
+        crate::backtrack::kernel_check::check(level)
+    }
     fn plan(&self, request: &Request<'_>, level: Level) -> Result<Box<dyn Plan>, Error> {
         let list =
             TaskList::for_placement(request.placement, request.symmetry, request.split_depth)?;

@@ -9,6 +9,8 @@
 //!   the best one at or below the run's level ([`search::resolved::Resolved`]);
 //! - [`task`]: one task run by its kernel;
 //! - [`probes`]: Knuth's random probes, its own estimate of a count's nodes;
+//! - [`kernel_check`]: its vector kernel against the scalar one on a fixed set of
+//!   starts, before a long count;
 //! - [`spec`]: its tasks described for an independent recount (`audit`);
 //! - [`engine`]: the engine interface ([`crate::engine::interface`]) over all of them.
 //!
@@ -18,6 +20,7 @@
 
 pub(crate) mod canonical;
 pub(crate) mod engine;
+pub(crate) mod kernel_check;
 pub(crate) mod plan;
 pub(crate) mod probes;
 pub(crate) mod search;

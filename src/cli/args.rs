@@ -138,7 +138,8 @@ pub struct RunArgs {
     /// is faster there; join its AVX-512 code for avx512 (512-bit, where the processor
     /// also has AVX-512BW and VPOPCNTDQ; its AVX2 code otherwise), its AVX2 code for
     /// avx2, its portable code for scalar. It never chooses the engine. The JSON
-    /// `kernel` says what ran. Every kernel gives the same counts.
+    /// `kernel` says what ran. Every kernel gives the same counts; a count of N >= 20
+    /// first checks its vector kernel against the scalar one on this processor.
     #[arg(long, value_name = "KERNEL", default_value = "auto",
           value_parser = named(kernel, Kernel::ALL.map(Kernel::name)))]
     pub kernel: Kernel,

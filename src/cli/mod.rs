@@ -163,6 +163,14 @@ impl From<nqueens::Error> for Failure {
             | Error::Overflow(_)
             | Error::Audit(_)
             | Error::Shard(_) => Failure::usage(e.to_string()),
+            Error::KernelMismatch { kernel, .. } => Failure::runtime(format!(
+                "{e}; count with --kernel {} and report it",
+                if *kernel == "avx512" {
+                    "avx2 or scalar"
+                } else {
+                    "scalar"
+                }
+            )),
             _ => Failure::runtime(e.to_string()),
         }
     }
@@ -291,6 +299,25 @@ mod tests {
             source: std::io::Error::other("disk full"),
         });
         assert_eq!(io.status, 1);
+    }
+
+    #[test]
+    fn a_path_that_disagrees_with_the_portable_one_is_exit_1_with_what_to_do() {
+        let mismatch = Failure::from(nqueens::Error::KernelMismatch {
+            engine: "join",
+            kernel: "avx512",
+            case: "unit 2 of N = 13".into(),
+            got: "16 weighted solutions in 0 pair evaluations".into(),
+            want: "8 weighted solutions in 0 pair evaluations".into(),
+        });
+        assert_eq!(mismatch.status, 1);
+        assert_eq!(
+            mismatch.message,
+            "the join engine's avx512 kernel counted unit 2 of N = 13 differently from its \
+             scalar kernel on this processor (16 weighted solutions in 0 pair evaluations; \
+             scalar: 8 weighted solutions in 0 pair evaluations): its counts cannot be \
+             trusted here; count with --kernel avx2 or scalar and report it"
+        );
     }
 
     #[test]

@@ -102,6 +102,16 @@ pub(crate) trait CountingEngine: Sync {
     /// As [`CountingEngine::plan`].
     fn units(&self, request: &Request<'_>) -> Result<Box<dyn Units>, Error>;
 
+    /// Checks that its kernel at `level` counts a fixed set of cases as its scalar
+    /// kernel does on this processor, before a long count runs on it: once per process
+    /// and kernel (later calls give the first call's outcome), in well under a second;
+    /// nothing to check for the scalar kernel. The tests check every kernel far more
+    /// widely, on the processors they run on; this brings a part of them to every
+    /// processor a count runs on.
+    ///
+    /// # Errors
+    /// [`Error::KernelMismatch`] naming the first case counted differently.
+    fn check_kernel(&self, level: Level) -> Result<(), Error>;
     /// Its plan for `request` (which it serves), with hot loops at `level`.
     ///
     /// # Errors

@@ -89,6 +89,9 @@ impl CountingEngine for Join {
         Ok(Box::new(JoinUnits::new(request.placement.n())))
     }
 
+    fn check_kernel(&self, level: Level) -> Result<(), Error> {
+        crate::join::kernel_check::check(level)
+    }
     fn plan(&self, request: &Request<'_>, level: Level) -> Result<Box<dyn Plan>, Error> {
         let n = request.placement.n();
         Ok(Box::new(JoinPlan::within(

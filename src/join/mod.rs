@@ -19,6 +19,8 @@
 //! - [`memory::fit`]: how a plan fits a memory budget, and its predicted peak, before
 //!   anything is allocated;
 //! - [`MIN_N`], [`MAX_N`]: the board sizes the join counts;
+//! - [`kernel_check`]: its AVX2 or AVX-512 path against the portable one on a fixed
+//!   set of cases, before a long count;
 //! - [`engine`]: the engine interface (`crate::engine::interface`) over all of it.
 //!
 //! Modules: [`alloc`] (fallible large allocations), [`bits`] (subset ranks, bit
@@ -36,6 +38,7 @@ pub(crate) mod bits;
 pub(crate) mod cells;
 pub(crate) mod engine;
 pub(crate) mod halves;
+pub(crate) mod kernel_check;
 pub(crate) mod layout;
 pub(crate) mod memory;
 pub(crate) mod pairs;

@@ -354,6 +354,22 @@ pub(crate) fn prepared_blocks(scratch: &PairScratch) -> usize {
     }
 }
 
+/// The widest chunks (bits) of the blocks the last preparation in `scratch` made (0
+/// for the plain loop), for tests of the cases that must reach wide chunks.
+#[cfg(test)]
+pub(crate) fn prepared_widest_chunk(scratch: &PairScratch) -> usize {
+    if scratch.small.is_some() {
+        return 0;
+    }
+    scratch
+        .prepared
+        .blocks
+        .iter()
+        .map(|block| block.layout.narrow + usize::from(block.layout.wide > 0))
+        .max()
+        .unwrap_or(0)
+}
+
 /// The weighted sum of the disjoint pairs and the work, over any lengths.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct WeightedPairs {
@@ -411,9 +427,9 @@ pub fn plain_count(stored: &[u64], items: &[u64]) -> PairCounts {
 }
 
 /// `len` random patterns over the low `bits` bits from `seed` (xorshift), bit `b` set
-/// with probability `sixteenths(b) / 16`: test data with bits of chosen frequencies.
-#[cfg(test)]
-pub(super) fn random_patterns(
+/// with probability `sixteenths(b) / 16`: test data with bits of chosen frequencies,
+/// and the cases of the kernel check (`join::kernel_check`).
+pub(crate) fn random_patterns(
     len: usize,
     bits: u32,
     seed: u64,

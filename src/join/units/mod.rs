@@ -168,6 +168,19 @@ impl JoinPlan {
         })
     }
 
+    /// The number of units of board size `n`, without building a plan.
+    ///
+    /// # Panics
+    /// If `n` is outside `MIN_N..=MAX_N`.
+    pub(crate) fn units_of(n: usize) -> usize {
+        assert!(
+            (MIN_N..=MAX_N).contains(&n),
+            "the join counts n = {MIN_N}..={MAX_N}, not {n}"
+        );
+        let n = u32::try_from(n).expect("n <= 32");
+        UnitList::new(&Layout::new(n)).len()
+    }
+
     /// This plan with its stored sides chosen by `orientation` (the default is
     /// [`Orientation::ByLength`]; the others are for tests and measurements). The
     /// units' weighted counts are the same every way; their work is not.

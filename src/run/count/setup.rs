@@ -1,6 +1,6 @@
 //! What every count (plain, long-running or distributed) sets up before its units run:
-//! the processor level (detected once), the engine, the memory check, the pool and the
-//! plan.
+//! the processor level (detected once), the engine, the memory check, the check of the
+//! engine's kernel on this processor (for long counts), the pool and the plan.
 
 use std::time::Instant;
 
@@ -11,6 +11,13 @@ use crate::model::placement::Placement;
 use crate::pool::build_pool;
 use crate::run::count::options::Options;
 use crate::run::host::memory;
+
+/// The smallest board whose counts check their engine's kernel first
+/// ([`crate::engine::interface::CountingEngine::check_kernel`]): a count of n = 20
+/// takes the join engine about 45 seconds on two cores (and a shard of a larger board
+/// as long or longer), so the check, once per process, costs about a thousandth of it
+/// at most.
+pub(crate) const KERNEL_CHECK_FROM_N: usize = 20;
 
 /// What every count sets up before its search.
 pub(crate) struct Setup {
@@ -31,7 +38,9 @@ pub(crate) struct Setup {
 impl Setup {
     /// Checks `options` against `placement` (fundamental counts only for the whole
     /// board, a kernel this processor runs, an engine that serves the options, the
-    /// thread count, split depth and memory) and builds the pool and the plan.
+    /// thread count, split depth and memory), checks the engine's kernel on this
+    /// processor for a board of at least [`KERNEL_CHECK_FROM_N`], and builds the pool
+    /// and the plan.
     pub(crate) fn new(placement: &Placement, options: &Options) -> Result<Setup, Error> {
         Setup::with_threads(placement, options, resolve_threads(options.threads)?)
     }
@@ -55,6 +64,9 @@ impl Setup {
         let chosen = engine::choose(options.engine, &request)?;
         if let Some(needed) = engine::counting(chosen).predicted_peak_bytes(&request) {
             memory::check(chosen.name(), &request, options.memory.is_some(), needed)?;
+        }
+        if placement.n() >= KERNEL_CHECK_FROM_N {
+            engine::counting(chosen).check_kernel(level)?;
         }
         let pool = build_pool(threads)?;
         let start = Instant::now();

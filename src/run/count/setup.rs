@@ -68,9 +68,12 @@ impl Setup {
         if placement.n() >= KERNEL_CHECK_FROM_N {
             engine::counting(chosen).check_kernel(level)?;
         }
-        let pool = build_pool(threads)?;
         let start = Instant::now();
         let planned = engine::plan(chosen, &request, level)?;
+        // The pool after the plan: the threads that built the join's quadrant table
+        // have ended by now, and the pool's workers take over their C library arenas
+        // (64 MiB of address space each) instead of adding their own.
+        let pool = build_pool(threads)?;
         Ok(Setup {
             threads,
             pool,

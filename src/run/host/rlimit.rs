@@ -13,8 +13,14 @@ pub(crate) const THREAD_ADDRESS_SPACE: u64 = 66 << 20;
 /// The data a worker thread takes beyond what it allocates: its stack.
 pub(crate) const THREAD_DATA: u64 = 2 << 20;
 
+/// The address space and data a run keeps free under a limit, for what no prediction
+/// counts: the C library's heaps as they grow and are trimmed, and the small
+/// allocations of the run's own bookkeeping (a run's predicted peak fills the rest, so
+/// without it an allocation of a few megabytes could abort the run at its limit).
+pub(crate) const INCIDENTAL: u64 = 8 << 20;
+
 /// The bytes a run on `threads` workers can still allocate under this process's
-/// address-space and data limits, or `None` when neither is set.
+/// address-space and data limits (less [`INCIDENTAL`]), or `None` when neither is set.
 pub(crate) fn headroom_bytes(threads: usize) -> Option<u64> {
     let threads = u64::try_from(threads).unwrap_or(u64::MAX);
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -24,6 +30,7 @@ pub(crate) fn headroom_bytes(threads: usize) -> Option<u64> {
             limit
                 .saturating_sub(used)
                 .saturating_sub(threads.saturating_mul(per_thread))
+                .saturating_sub(INCIDENTAL)
         })
     };
     let (address_space, data) = limits();

@@ -129,9 +129,9 @@ pub enum Error {
         kernel: &'static str,
         /// The case.
         case: String,
-        /// What the path counted.
+        /// What the kernel counted.
         got: String,
-        /// What the portable path counted.
+        /// What the scalar kernel counted.
         want: String,
     },
     /// A sum left the `u128` range (a damaged input, never a real count).

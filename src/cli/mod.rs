@@ -302,7 +302,7 @@ mod tests {
     }
 
     #[test]
-    fn a_path_that_disagrees_with_the_portable_one_is_exit_1_with_what_to_do() {
+    fn a_kernel_that_disagrees_with_the_scalar_one_is_exit_1_with_what_to_do() {
         let mismatch = Failure::from(nqueens::Error::KernelMismatch {
             engine: "join",
             kernel: "avx512",

@@ -1,6 +1,6 @@
 //! What every count (plain, long-running or distributed) sets up before its units run:
 //! the processor level (detected once), the engine, the memory check, the check of the
-//! engine's kernel on this processor (for long counts), the pool and the plan.
+//! engine's kernel on this processor (for long counts), the plan and then the pool.
 
 use std::time::Instant;
 
@@ -39,8 +39,8 @@ impl Setup {
     /// Checks `options` against `placement` (fundamental counts only for the whole
     /// board, a kernel this processor runs, an engine that serves the options, the
     /// thread count, split depth and memory), checks the engine's kernel on this
-    /// processor for a board of at least [`KERNEL_CHECK_FROM_N`], and builds the pool
-    /// and the plan.
+    /// processor for a board of at least [`KERNEL_CHECK_FROM_N`], and builds the plan,
+    /// then the pool.
     pub(crate) fn new(placement: &Placement, options: &Options) -> Result<Setup, Error> {
         Setup::with_threads(placement, options, resolve_threads(options.threads)?)
     }

@@ -1,9 +1,12 @@
 //! The library's ways into a count: [`count`], [`count_within`] and [`run_long`], one
-//! path (a count is a long run with the default options), and the name a profiler
-//! finds it by ([`MEASURED_FUNCTION`]).
+//! path (a count is a long run with the default options), the name a profiler
+//! finds it by ([`MEASURED_FUNCTION`]), and the check of the engines' kernels on this
+//! processor ([`check_kernels`]).
 //!
-//! This module uses the run layer.
+//! This module uses the run and engine layers.
 
+use crate::cpu::Kernel;
+use crate::engine::{counting, Engine};
 use crate::error::Error;
 use crate::limits::check_board_size;
 use crate::model::placement::Placement;
@@ -27,8 +30,10 @@ use crate::run::long::resumable::Observer;
 /// [`Error::OutOfRange`] for a board size, thread count or split depth out of range;
 /// [`Error::TooManyTasks`] for a split too deep; [`Error::KernelUnsupported`] for a
 /// kernel this processor cannot run; [`Error::ThreadPool`] when the threads cannot
-/// start; [`Error::Overflow`] or [`Error::Inconsistent`] only for a bug (never
-/// expected).
+/// start; [`Error::KernelMismatch`] when a count of n >= 20 finds its engine's vector
+/// kernel counting differently from its scalar one on this processor (see
+/// [`check_kernels`]); [`Error::Overflow`] or [`Error::Inconsistent`] only for a bug
+/// (never expected).
 pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
     check_board_size(n)?;
     count_within(&Placement::empty(n)?, options)
@@ -53,6 +58,31 @@ pub fn count(n: usize, options: &Options) -> Result<Count, Error> {
 /// queens.
 pub fn count_within(placement: &Placement, options: &Options) -> Result<Count, Error> {
     run_long(placement, options, &LongRunOptions::default(), &()).map(|run| run.count)
+}
+
+/// Checks each engine's kernel at `kernel` (the best one each runs at or below it)
+/// against its scalar kernel on this processor: both count a fixed set of cases and
+/// must agree. A count of n >= 20 runs its own engine's check before it starts; this
+/// runs both engines' (`nqueens verify` does, first). Once per process and kernel, in
+/// well under a second; nothing to check for the scalar kernel.
+///
+/// ```
+/// use nqueens::{check_kernels, Kernel};
+///
+/// assert!(check_kernels(Kernel::Auto).is_ok());
+/// assert!(check_kernels(Kernel::Scalar).is_ok());
+/// ```
+///
+/// # Errors
+/// [`Error::KernelUnsupported`] for a kernel this processor cannot run;
+/// [`Error::KernelMismatch`] naming the first case an engine's kernel counted
+/// differently.
+pub fn check_kernels(kernel: Kernel) -> Result<(), Error> {
+    let level = kernel.level()?;
+    for engine in [Engine::Join, Engine::Backtrack] {
+        counting(engine).check_kernel(level)?;
+    }
+    Ok(())
 }
 
 /// The path of [`run_long`] as a profiler names it: `nqueens bench --measure
@@ -156,6 +186,19 @@ mod tests {
             };
             let totals: Vec<u128> = (0..=8).map(|n| count(n, &options).unwrap().total).collect();
             assert_eq!(totals, [1, 1, 0, 0, 2, 10, 4, 40, 92], "{symmetry}");
+        }
+    }
+
+    #[test]
+    fn the_kernels_this_processor_runs_pass_and_the_others_are_refused() {
+        for kernel in Kernel::ALL {
+            match kernel.level() {
+                Ok(_) => assert!(check_kernels(kernel).is_ok(), "{kernel}"),
+                Err(_) => assert!(
+                    matches!(check_kernels(kernel), Err(Error::KernelUnsupported { .. })),
+                    "{kernel}"
+                ),
+            }
         }
     }
 }

@@ -80,7 +80,7 @@ pub use audit::{
 pub use build_info::{COMMIT, VERSION};
 pub use cpu::Kernel;
 pub use engine::{Engine, EngineChoice, TaskResult, Work};
-pub use entry::{count, count_within, run_long, MEASURED_FUNCTION};
+pub use entry::{check_kernels, count, count_within, run_long, MEASURED_FUNCTION};
 pub use error::{Error, Unsuited};
 pub use estimate::{estimate, estimate_with, Estimate, EstimateStage, Sampling};
 pub use limits::MAX_N;

@@ -50,7 +50,8 @@ pub struct VerifyReport {
     pub rows: Vec<VerifyRow>,
 }
 
-/// Counts n = 0..=max with `options` (a split depth is capped at each n) and compares
+/// Checks both engines' kernels on this processor ([`nqueens::check_kernels`]), then
+/// counts n = 0..=max with `options` (a split depth is capped at each n) and compares
 /// each total with A000170 and each fundamental count with A002562, calling `on_row` as
 /// soon as each row is known.
 pub fn verify(
@@ -58,6 +59,8 @@ pub fn verify(
     options: &Options,
     mut on_row: impl FnMut(&VerifyRow),
 ) -> Result<VerifyReport, Error> {
+    // Both engines' kernels on this processor first, whatever the boards.
+    nqueens::check_kernels(options.kernel)?;
     let mut rows = Vec::with_capacity(max + 1);
     let mut threads = nqueens::limits::resolve_threads(options.threads)?;
     for n in 0..=max {

@@ -76,79 +76,91 @@ impl Sequence {
 /// Every whole board and task start, then the deep ones, in the order the check runs
 /// them.
 fn starts() -> Vec<Start> {
-    let mut starts: Vec<Start> = WHOLE_BOARDS
-        .map(|n| Start {
-            name: format!("the whole board of N = {n}"),
-            constraints: Constraints::new(n),
-            frontier: Frontier::ROOT,
-            weigh_prefix: None,
-        })
-        .collect();
-    for n in TASK_BOARDS {
-        for symmetry in Symmetry::ALL {
+    let whole = WHOLE_BOARDS.map(|n| Start {
+        name: format!("the whole board of N = {n}"),
+        constraints: Constraints::new(n),
+        frontier: Frontier::ROOT,
+        weigh_prefix: None,
+    });
+    let tasks = TASK_BOARDS.into_iter().flat_map(|n| {
+        Symmetry::ALL.into_iter().flat_map(move |symmetry| {
             let list = task_list(n, symmetry);
-            for (index, task) in list.tasks.iter().enumerate() {
-                starts.push(Start {
-                    name: format!("task {index} of N = {n} ({} symmetry)", symmetry.name()),
-                    constraints: list.constraints[task.constraints],
-                    frontier: task.frontier,
-                    weigh_prefix: task
-                        .weigh_by_class
-                        .then(|| task.prefix[..task.frontier.row].to_vec()),
-                });
-            }
-        }
-    }
+            (0..list.tasks.len())
+                .map(|index| {
+                    let task = &list.tasks[index];
+                    Start {
+                        name: format!("task {index} of N = {n} ({} symmetry)", symmetry.name()),
+                        constraints: list.constraints[task.constraints],
+                        frontier: task.frontier,
+                        weigh_prefix: task
+                            .weigh_by_class
+                            .then(|| task.prefix[..task.frontier.row].to_vec()),
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    });
     let mut sequence = Sequence(0x6b65_726e_656c_7321);
-    for n in DEEP_BOARDS {
-        let list = task_list(n, Symmetry::Full);
-        let mut made = 0;
-        while made < DEEP_STARTS {
-            let index = sequence.below(list.tasks.len());
-            let task = &list.tasks[index];
-            let constraints = &list.constraints[task.constraints];
-            let rows_left = 5 + sequence.below(8);
-            let mut columns = task.prefix[..task.frontier.row].to_vec();
-            let mut frontier = task.frontier;
-            while frontier.row + rows_left < n {
-                let free = frontier.available(constraints);
-                if free == 0 {
-                    break;
-                }
-                // The `pick`-th free column, from the lowest.
-                let mut left = free;
-                for _ in 0..sequence.below(free.count_ones() as usize) {
-                    left &= left - 1;
-                }
-                let bit = left & left.wrapping_neg();
-                columns.push(u8::try_from(bit.trailing_zeros()).expect("below 32"));
-                frontier = frontier.place(bit);
+    let deep: Vec<Start> = DEEP_BOARDS
+        .flat_map(|n| deep_starts(n, &mut sequence))
+        .collect();
+    whole.chain(tasks).chain(deep).collect()
+}
+
+/// [`DEEP_STARTS`] starts of board `n`: tasks of its full-symmetry plan drawn from
+/// `sequence`, each carried down by queens drawn from it to 5 to 12 rows above the end
+/// (a draw that meets a dead end is dropped).
+fn deep_starts(n: usize, sequence: &mut Sequence) -> Vec<Start> {
+    let list = task_list(n, Symmetry::Full);
+    let mut starts = Vec::with_capacity(DEEP_STARTS);
+    while starts.len() < DEEP_STARTS {
+        let index = sequence.below(list.tasks.len());
+        let task = &list.tasks[index];
+        let constraints = list.constraints[task.constraints];
+        let last_row = n - 5 - sequence.below(8);
+        let mut columns = task.prefix[..task.frontier.row].to_vec();
+        let mut frontier = task.frontier;
+        while frontier.row < last_row {
+            let free = frontier.available(&constraints);
+            if free == 0 {
+                break;
             }
-            if frontier.row + rows_left < n {
-                continue;
-            }
-            made += 1;
-            // The vector kernels leave weighing at n = 32 to the scalar loop (the tie
-            // mark takes bit 31), so only counts are compared there.
-            let weigh = task.weigh_by_class && n < 32;
-            starts.push(Start {
-                name: format!(
-                    "a start of N = {n} at row {} (task {index}, full symmetry)",
-                    frontier.row
-                ),
-                constraints: *constraints,
-                frontier,
-                weigh_prefix: weigh.then_some(columns),
-            });
+            let bit = nth_bit(free, sequence.below(free.count_ones() as usize));
+            columns.push(u8::try_from(bit.trailing_zeros()).expect("below 32"));
+            frontier = frontier.place(bit);
         }
+        if frontier.row < last_row {
+            continue;
+        }
+        // The vector kernels leave weighing at n = 32 to the scalar loop (the tie mark
+        // takes bit 31), so only counts are compared there.
+        let weigh = task.weigh_by_class && n < 32;
+        starts.push(Start {
+            name: format!(
+                "a start of N = {n} at row {} (task {index}, full symmetry)",
+                frontier.row
+            ),
+            constraints,
+            frontier,
+            weigh_prefix: weigh.then_some(columns),
+        });
     }
     starts
+}
+
+/// The `nth` set bit of `bits` (from the lowest, 0 the first), alone.
+fn nth_bit(bits: u32, nth: usize) -> u32 {
+    let mut left = bits;
+    for _ in 0..nth {
+        left &= left - 1;
+    }
+    left & left.wrapping_neg()
 }
 
 /// The tasks of board `n` split at depth 2 under `symmetry`.
 fn task_list(n: usize, symmetry: Symmetry) -> TaskList {
     TaskList::build(n, symmetry, Some(2))
-        .expect("a board of 12 to 32 splits at depth 2 into a few thousand tasks")
+        .expect("a board of 11 to 32 splits at depth 2 into a few thousand tasks")
 }
 
 /// What `kernel` tallies from `start`.
@@ -310,6 +322,13 @@ mod tests {
                 want.nodes
             )
         );
+    }
+
+    #[test]
+    fn nth_bit_takes_the_set_bits_from_the_lowest() {
+        let bits = 0b1011_0100;
+        let taken: Vec<u32> = (0..4).map(|nth| nth_bit(bits, nth)).collect();
+        assert_eq!(taken, vec![0b100, 0b1_0000, 0b10_0000, 0b1000_0000]);
     }
 
     #[test]

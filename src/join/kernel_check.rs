@@ -171,6 +171,15 @@ struct Plans {
 }
 
 impl Plans {
+    /// The checked level, or the portable one.
+    fn level_of(&self, checked: bool) -> Level {
+        if checked {
+            self.level
+        } else {
+            Level::Portable
+        }
+    }
+
     /// The plan of board `n`, on the checked level's path or the portable one.
     fn get(&mut self, n: usize, checked: bool) -> &JoinPlan {
         let found = self
@@ -178,7 +187,7 @@ impl Plans {
             .iter()
             .position(|(m, on_checked, _)| *m == n && *on_checked == checked);
         let at = found.unwrap_or_else(|| {
-            let level = if checked { self.level } else { Level::Portable };
+            let level = self.level_of(checked);
             self.built.push((n, checked, JoinPlan::new(n, level)));
             self.built.len() - 1
         });
@@ -235,19 +244,15 @@ impl PairInputs {
 
 /// What `case` counts on the path of the checked level (`checked`) or the portable one.
 fn count(case: Case, plans: &mut Plans, checked: bool) -> Counted {
-    match (case, PairInputs::of(case)) {
-        (Case::Unit { n, index }, _) => Counted::Unit(plans.get(n, checked).run_unit(index)),
-        (_, Some(mut inputs)) => {
-            let path = if checked {
-                Path::at(plans.level)
-            } else {
-                Path::Portable
-            };
+    match case {
+        Case::Unit { n, index } => Counted::Unit(plans.get(n, checked).run_unit(index)),
+        Case::Pairs { .. } => {
+            let path = Path::at(plans.level_of(checked));
+            let mut inputs = PairInputs::of(case).expect("a pair case");
             let mut scratch = PairScratch::default();
             inputs.prepare(path, &mut scratch);
             Counted::Pairs(pairs::count_prepared(path, &mut inputs.items, &mut scratch))
         }
-        (Case::Pairs { .. }, None) => unreachable!("a pair case has inputs"),
     }
 }
 

@@ -92,6 +92,18 @@ pub struct JoinPlan {
     idle: Mutex<Vec<UnitScratch>>,
 }
 
+/// `n` as the join's board size.
+///
+/// # Panics
+/// If `n` is outside `MIN_N..=MAX_N`.
+fn board_size(n: usize) -> u32 {
+    assert!(
+        (MIN_N..=MAX_N).contains(&n),
+        "the join counts n = {MIN_N}..={MAX_N}, not {n}"
+    );
+    u32::try_from(n).expect("n <= 32")
+}
+
 impl JoinPlan {
     /// Builds the tables and the unit list of board size `n`, with hot loops at the
     /// processor level `level`, with no memory limit of note (the table when its size
@@ -114,11 +126,7 @@ impl JoinPlan {
     /// # Panics
     /// If `n` is outside `MIN_N..=MAX_N`.
     pub fn within(n: usize, level: Level, budget: u64, threads: usize) -> Result<JoinPlan, Error> {
-        assert!(
-            (MIN_N..=MAX_N).contains(&n),
-            "the join counts n = {MIN_N}..={MAX_N}, not {n}"
-        );
-        let n = u32::try_from(n).expect("n <= 32");
+        let n = board_size(n);
         let fit = memory::fit(n, memory::units_bound(n), threads, budget).map_err(|least| {
             Error::MemoryBudget {
                 engine: "join",
@@ -173,12 +181,7 @@ impl JoinPlan {
     /// # Panics
     /// If `n` is outside `MIN_N..=MAX_N`.
     pub(crate) fn units_of(n: usize) -> usize {
-        assert!(
-            (MIN_N..=MAX_N).contains(&n),
-            "the join counts n = {MIN_N}..={MAX_N}, not {n}"
-        );
-        let n = u32::try_from(n).expect("n <= 32");
-        UnitList::new(&Layout::new(n)).len()
+        UnitList::new(&Layout::new(board_size(n))).len()
     }
 
     /// This plan with its stored sides chosen by `orientation` (the default is

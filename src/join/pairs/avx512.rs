@@ -462,13 +462,50 @@ impl Pass<'_> {
         items: &[u64],
         set_bits: &mut __m512i,
     ) {
+        let lanes = self.lanes::<CHUNKS, WIDE, NARROW>(token);
         let mut sums = *set_bits;
         for &item in items {
-            sums = add_popcounts(token, sums, self.lane::<CHUNKS, WIDE, NARROW>(token, item));
+            sums = add_popcounts(token, sums, lanes.lane::<CHUNKS, WIDE, NARROW>(token, item));
         }
         *set_bits = sums;
     }
 
+    /// The block's tables sliced to the layout, with what every item's lookups share:
+    /// made once per block, before its items' loop (the chunk shifts are hidden from
+    /// the optimiser, so made per item they would be stored and loaded per item).
+    #[inline(always)]
+    fn lanes<const CHUNKS: usize, const WIDE: usize, const NARROW: usize>(
+        &self,
+        token: Avx512Popcnt,
+    ) -> BlockLanes<'_> {
+        let lanes = ChunkLayout {
+            chunks: CHUNKS,
+            wide: WIDE,
+            narrow: NARROW,
+        }
+        .lanes();
+        BlockLanes {
+            tables: &self.tables[..lanes],
+            varying: self.block.varying,
+            padding: load(token, &self.block.padding),
+            shifts: ChunkShifts::new(NARROW, WIDE),
+        }
+    }
+}
+
+/// A block's chunk tables ready for its items' lookups ([`Pass::lanes`]).
+struct BlockLanes<'a> {
+    /// The tables, as many lanes as the layout has.
+    tables: &'a [Lane],
+    /// The block's varying bits, which `pext` compacts an item to.
+    varying: u64,
+    /// The padding slots, the lane of a layout with no chunks.
+    padding: __m512i,
+    /// The chunks' shifts.
+    shifts: ChunkShifts,
+}
+
+impl BlockLanes<'_> {
     /// The lane of `item` against the block: its chunk tables' entries `OR`ed three at
     /// a time into the first one, whose entries hold the padding slots (a set slot is
     /// a conflict).
@@ -479,18 +516,15 @@ impl Pass<'_> {
         item: u64,
     ) -> __m512i {
         if CHUNKS == 0 {
-            return load(token, &self.block.padding);
+            return self.padding;
         }
-        let lanes = ChunkLayout {
-            chunks: CHUNKS,
-            wide: WIDE,
-            narrow: NARROW,
-        }
-        .lanes();
-        let tables = &self.tables[..lanes];
-        let shifts = ChunkShifts::new(NARROW, WIDE);
-        let compact = pext(token, item, self.block.varying);
-        let entry = |chunk: usize| load(token, &tables[shifts.lane(compact, NARROW, WIDE, chunk)]);
+        let compact = pext(token, item, self.varying);
+        let entry = |chunk: usize| {
+            load(
+                token,
+                &self.tables[self.shifts.lane(compact, NARROW, WIDE, chunk)],
+            )
+        };
         let mut acc = entry(0);
         let mut chunk = 1;
         while chunk + 2 <= CHUNKS {
@@ -552,9 +586,10 @@ impl Pass<'_> {
             classes += 1;
         }
         let present = &present[..classes];
+        let lanes = self.lanes::<CHUNKS, WIDE, NARROW>(token);
         let mut sums = [zero; CLASS_COUNT];
         for &item in items {
-            let lane = self.lane::<CHUNKS, WIDE, NARROW>(token, item);
+            let lane = lanes.lane::<CHUNKS, WIDE, NARROW>(token, item);
             for (sum, &(_, mask)) in sums.iter_mut().zip(present) {
                 *sum = add_popcounts(token, *sum, and(token, lane, mask));
             }

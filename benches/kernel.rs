@@ -86,7 +86,14 @@ fn join_kernels(c: &mut Criterion) {
             let all_units = |plan: &JoinPlan| {
                 (0..plan.len()).fold((0u128, 0u128), |(weighted, pairs), unit| {
                     let outcome = plan.run_unit(unit);
-                    (weighted + outcome.weighted, pairs + outcome.pairs)
+                    (
+                        weighted
+                            .checked_add(outcome.weighted)
+                            .expect("a small board's total"),
+                        pairs
+                            .checked_add(outcome.pairs)
+                            .expect("a small board's pairs"),
+                    )
                 })
             };
             let (total, pairs) = all_units(&plan);
